@@ -1,0 +1,62 @@
+import { tooLarge, unsupportedMediaType, badRequest } from "./errors";
+
+export interface BodySpec {
+  /** Media types (without parameters) the route takes. */
+  contentTypes: readonly string[];
+  maxBytes: number;
+}
+
+export function mediaType(request: Request): string | null {
+  const header = request.headers.get("content-type");
+  return header ? header.split(";")[0].trim().toLowerCase() : null;
+}
+
+export function checkContentType(request: Request, spec: BodySpec): string {
+  const type = mediaType(request);
+  if (!type || !spec.contentTypes.includes(type)) throw unsupportedMediaType(type, spec.contentTypes);
+  return type;
+}
+
+/**
+ * Reads the body under the route's cap. A declared Content-Length over the cap is refused before a
+ * byte is read; a chunked body is cut off the moment it passes the cap.
+ */
+export async function readCappedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    const length = Number(declared);
+    if (!Number.isSafeInteger(length) || length < 0) throw badRequest("the Content-Length header is not a valid length");
+    if (length > maxBytes) throw tooLarge(maxBytes);
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) throw badRequest("the request body is empty; send a JSON object");
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (e) {
+    throw badRequest(`the request body is not valid UTF-8 JSON: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Store } from "../db/connection";
+import type { Clock } from "../clock";
+import { RollingWindow } from "../accounts/rolling-window";
+import { AbuseThrottle } from "../accounts/abuse-throttle";
+import { Admission } from "../engine/admission";
+import { Metrics } from "./metrics";
+
+export interface ApiConfig {
+  /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
+  requestDeadlineMs: number;
+  /** Requests per rolling minute and client address for keyless routes and failed authentications. */
+  anonymousPerMinute: number;
+  metrics: boolean;
+  engineConcurrency: number;
+  engineMaxQueue: number;
+}
+
+export const DEFAULT_API_CONFIG: ApiConfig = {
+  requestDeadlineMs: 30_000,
+  anonymousPerMinute: 120,
+  metrics: true,
+  engineConcurrency: 2,
+  engineMaxQueue: 256,
+};
+
+/** Everything a request needs beyond itself; one instance per server. */
+export interface Deps {
+  store: Store;
+  clock: Clock;
+  config: ApiConfig;
+  burst: RollingWindow;
+  anonymous: RollingWindow;
+  throttle: AbuseThrottle;
+  admission: Admission;
+  metrics: Metrics;
+}
+
+export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}): Deps {
+  const merged = { ...DEFAULT_API_CONFIG, ...config };
+  return {
+    store,
+    clock,
+    config: merged,
+    burst: new RollingWindow(),
+    anonymous: new RollingWindow(),
+    throttle: new AbuseThrottle(),
+    admission: new Admission({ concurrency: merged.engineConcurrency, maxQueue: merged.engineMaxQueue }),
+    metrics: new Metrics(),
+  };
+}

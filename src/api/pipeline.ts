@@ -1,0 +1,93 @@
+import type { Deps } from "./deps";
+import type { RequestContext, RouteDef } from "./route";
+import { ApiError, notFound } from "./errors";
+import { authenticateRequest } from "./auth";
+import { limitAnonymous, limitCaller } from "./rate-limits";
+import { checkContentType, parseJsonBody, readCappedBody } from "./body";
+import { checkSchema } from "./schema-check";
+import { errorResponse, successResponse } from "./respond";
+import { applyStandardHeaders } from "./headers";
+import type { ThrottleSubtype } from "./metrics";
+
+const SUBTYPES: Record<string, ThrottleSubtype> = {
+  RATE_LIMITED: "rate_limit_hit",
+  QUOTA_EXCEEDED: "quota_exhausted",
+  ACCOUNT_THROTTLED: "abuse_throttle_hit",
+};
+
+/** The key's prefix decides the mode even before the key is checked; no key reads as live. */
+function livemodeOf(request: Request): boolean {
+  const sent = request.headers.get("x-api-key") ?? request.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
+  return !sent.trim().startsWith("svc_test_");
+}
+
+async function readInput(route: RouteDef, ctx: RequestContext): Promise<{ body: unknown; query: unknown }> {
+  const query = route.query ? checkSchema(route.query, Object.fromEntries(ctx.url.searchParams), "query") : undefined;
+  if (!route.body) return { body: undefined, query };
+  const contentType = checkContentType(ctx.request, route.body);
+  const bytes = await readCappedBody(ctx.request, route.body.maxBytes);
+  if (route.body.kind === "binary") return { body: { bytes, contentType }, query };
+  return { body: checkSchema(route.body.schema, parseJsonBody(bytes), "body"), query };
+}
+
+export interface Incoming {
+  request: Request;
+  params: Record<string, string>;
+  clientAddress: string;
+}
+
+/**
+ * Every API request goes through here: authentication, throttle and burst, body cap, schema,
+ * handler, then the envelope and the headers every response carries.
+ */
+export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Incoming): Promise<Response> {
+  const { request } = incoming;
+  const url = new URL(request.url);
+  const arrivedAt = Date.now();
+  const ctx: RequestContext = {
+    request,
+    url,
+    params: incoming.params,
+    requestId: crypto.randomUUID(),
+    arrivedAt,
+    deadlineAt: arrivedAt + deps.config.requestDeadlineMs,
+    caller: null,
+    headers: new Headers(),
+    deps,
+  };
+  const isApi = url.pathname === "/v1" || url.pathname.startsWith("/v1/");
+  let response: Response;
+  try {
+    if (!route) {
+      if (isApi) limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+      throw notFound(request.method, url.pathname);
+    }
+    if (route.auth === "key") {
+      try {
+        ctx.caller = authenticateRequest(deps.store.db, request);
+      } catch (error) {
+        // Failed authentications count against the client address, which slows key guessing.
+        limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+        throw error;
+      }
+      limitCaller(deps, ctx.caller, ctx.headers);
+    } else if (isApi) {
+      limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+    }
+    const input = await readInput(route, ctx);
+    const result = await route.handle(ctx, input);
+    response = result instanceof Response ? result : successResponse(result);
+  } catch (error) {
+    response = errorResponse(error, { requestId: ctx.requestId, method: request.method, path: url.pathname });
+    if (response.status === 429) deps.metrics.count429(error instanceof ApiError ? (SUBTYPES[error.code] ?? "unknown") : "unknown");
+  }
+  ctx.headers.forEach((value, name) => response.headers.set(name, value));
+  response.headers.set("x-request-id", ctx.requestId);
+  if (isApi) {
+    response.headers.set("x-service-livemode", String(ctx.caller ? ctx.caller.livemode : livemodeOf(request)));
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  }
+  applyStandardHeaders(response.headers);
+  deps.metrics.observe(request.method, route?.path ?? "unmatched", (Date.now() - arrivedAt) / 1000);
+  return response;
+}

@@ -1,0 +1,56 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route";
+import { PLANS, allowanceFor } from "../../accounts/plans";
+import { keyPrefix } from "../../accounts/keys";
+import { quotaStatus } from "../../accounts/quota";
+
+export const Account = Type.Object(
+  {
+    keyId: Type.Union([Type.String({ format: "uuid" }), Type.Null()]),
+    keyPrefix: Type.Union([Type.String({ description: "first eight characters of the key: svc_live or svc_test" }), Type.Null()]),
+    livemode: Type.Boolean({ description: "false for a test key; selects which allowance `quota` describes" }),
+    org: Type.Object({
+      id: Type.String({ format: "uuid" }),
+      name: Type.String(),
+      rulesetChannel: Type.Union([Type.Literal("latest"), Type.Literal("previous")]),
+    }),
+    plan: Type.Object({
+      id: Type.Union([Type.Integer(), Type.Null()], { description: "null on the free tier" }),
+      name: Type.String(),
+    }),
+    rateLimitPerMinute: Type.Integer({ description: "burst allowance of this key's mode" }),
+    quota: Type.Object({
+      limit: Type.Integer(),
+      used: Type.Integer(),
+      remaining: Type.Integer(),
+      resetsAt: Type.String({ format: "date-time", description: "end of the counted window (UTC)" }),
+    }),
+  },
+  { title: "Account" },
+);
+
+export const meRoute = defineRoute({
+  method: "GET",
+  path: "/v1/me",
+  auth: "key",
+  doc: {
+    summary: "Account, plan and quota of the calling key",
+    description: "The credential check: costs no quota. `quota` describes the live plan window for a live key and the sandbox allowance for a test key.",
+    tags: ["account"],
+    errors: [],
+    response: { data: Account },
+  },
+  handle(ctx) {
+    const { key, presentedKey, org, livemode } = ctx.caller!;
+    const plan = PLANS[org.plan];
+    return {
+      keyId: key.id,
+      keyPrefix: keyPrefix(presentedKey),
+      livemode,
+      org: { id: org.id, name: org.name, rulesetChannel: org.rulesetChannel },
+      plan: { id: plan.planId, name: plan.name },
+      rateLimitPerMinute: allowanceFor(org.plan, livemode).burstPerMinute,
+      quota: quotaStatus(ctx.deps.store.db, ctx.deps.clock(), org, livemode),
+    };
+  },
+});

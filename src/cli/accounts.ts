@@ -1,0 +1,62 @@
+import { openStore } from "../db/connection";
+import { systemClock } from "../clock";
+import { databasePath, UsageError } from "../config";
+import { createOrg, findOrg, listOrgs, setPlan } from "../accounts/orgs";
+import { createKey, listKeys, revokeKey } from "../accounts/keys";
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === "") throw new UsageError(`missing ${flag}`);
+  return value;
+}
+
+function print(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+function withStore<T>(db: string | undefined, work: (store: ReturnType<typeof openStore>) => T): T {
+  const store = openStore(databasePath(db));
+  try {
+    return work(store);
+  } finally {
+    store.close();
+  }
+}
+
+export function orgsCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
+  withStore(flags.db, ({ db }) => {
+    switch (sub) {
+      case "create": {
+        const day = flags["billing-day"];
+        print(createOrg(db, systemClock, { name: required(flags.name, "--name NAME"), plan: flags.plan, billingDay: day === undefined ? undefined : Number(day) }));
+        return;
+      }
+      case "set-plan":
+        print(setPlan(db, systemClock, findOrg(db, required(args[0], "ORG")), required(flags.plan, "--plan PLAN")));
+        return;
+      case "list":
+        print(listOrgs(db));
+        return;
+      default:
+        throw new UsageError("usage: orgs create --name NAME [--plan P] [--billing-day 1-28] | orgs set-plan ORG --plan P | orgs list");
+    }
+  });
+}
+
+export function keysCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
+  withStore(flags.db, ({ db }) => {
+    switch (sub) {
+      case "create":
+        print(createKey(db, systemClock, findOrg(db, required(flags.org, "--org ORG")), required(flags.mode, "--mode live|test"), flags.label));
+        return;
+      case "list":
+        print(listKeys(db, findOrg(db, required(flags.org, "--org ORG"))));
+        return;
+      case "revoke":
+        revokeKey(db, systemClock, required(args[0], "KEY_ID"));
+        print({ keyId: args[0], revoked: true });
+        return;
+      default:
+        throw new UsageError("usage: keys create --org ORG --mode live|test [--label L] | keys list --org ORG | keys revoke KEY_ID");
+    }
+  });
+}

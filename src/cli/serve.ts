@@ -1,0 +1,41 @@
+import { openStore } from "../db/connection";
+import { createDeps } from "../api/deps";
+import { createApp } from "../api/app";
+import { systemClock } from "../clock";
+import { databasePath, listenPort, serverEnv } from "../config";
+import { createOrg, listOrgs } from "../accounts/orgs";
+import { createKey } from "../accounts/keys";
+import type { Store } from "../db/connection";
+
+/** An empty database gets a default organization and one key of each mode, printed this once. */
+function bootstrap(store: Store): string[] {
+  if (listOrgs(store.db).length > 0) return [];
+  const org = createOrg(store.db, systemClock, { name: "default" });
+  const test = createKey(store.db, systemClock, org, "test", "first start");
+  const live = createKey(store.db, systemClock, org, "live", "first start");
+  return [
+    `First start: created organization "default" (plan free, id ${org.id}) and two API keys.`,
+    "They are shown only now; keep them (only their hashes are stored):",
+    `  test key: ${test.key}`,
+    `  live key: ${live.key}`,
+    `Try: curl -H "Authorization: Bearer ${test.key}" http://localhost:{port}/v1/me`,
+  ];
+}
+
+export async function serve(options: { port?: string; db?: string }): Promise<void> {
+  const port = listenPort(options.port);
+  const store = openStore(databasePath(options.db));
+  const firstStart = bootstrap(store);
+  const deps = createDeps(store, systemClock, serverEnv());
+  const app = createApp(deps).listen({ port, hostname: "0.0.0.0" });
+  const actualPort = app.server!.port;
+  if (firstStart.length) console.log(firstStart.join("\n").replace("{port}", String(actualPort)));
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)})`);
+  const stop = () => {
+    app.stop();
+    store.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

@@ -1,0 +1,66 @@
+import { integer, primaryKey, sqliteTable, text, uniqueIndex, index } from "drizzle-orm/sqlite-core";
+
+/** An account: keys, quota and burst counters all hang off one organization. */
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    plan: text("plan").notNull(),
+    /** Day of month (1-28) the live quota window renews on. */
+    billingDay: integer("billing_day").notNull(),
+    rulesetChannel: text("ruleset_channel").notNull().default("latest"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("organizations_name_unique").on(t.name)],
+);
+
+/** Only the SHA-256 of the whole key is kept; the key itself is shown once at creation. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    keyHash: text("key_hash").notNull(),
+    label: text("label"),
+    livemode: integer("livemode", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_org").on(t.orgId)],
+);
+
+/**
+ * One row per organization, key mode and counted window. The cap is frozen when the window opens
+ * so that a downgrade never shrinks a running window; an upgrade raises it in place.
+ */
+export const quotaWindows = sqliteTable(
+  "quota_windows",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    windowStart: text("window_start").notNull(),
+    windowEnd: text("window_end").notNull(),
+    quotaLimit: integer("quota_limit").notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.mode, t.windowStart] })],
+);
+
+/** Refunds after compute-consuming failures, counted per clock hour for the cap. */
+export const refundHours = sqliteTable(
+  "refund_hours",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    hourStart: text("hour_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.hourStart] })],
+);
+

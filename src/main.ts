@@ -1,0 +1,74 @@
+#!/usr/bin/env bun
+import { parseArgs } from "node:util";
+import { serve } from "./cli/serve";
+import { orgsCommand, keysCommand } from "./cli/accounts";
+import { UsageError } from "./config";
+import { AccountError } from "./accounts/errors";
+
+const HELP = `einvoice: EN 16931 e-invoicing API
+
+  serve [--port N] [--db PATH]          start the HTTP API (env PORT, DATABASE_PATH)
+  orgs create --name NAME [--plan free|starter|growth|business|scale] [--billing-day 1-28]
+  orgs set-plan ORG --plan PLAN
+  orgs list
+  keys create --org ORG --mode live|test [--label L]
+  keys list --org ORG
+  keys revoke KEY_ID
+
+ORG is an organization id or its unique name. Every command takes --db PATH.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      db: { type: "string" },
+      name: { type: "string" },
+      plan: { type: "string" },
+      "billing-day": { type: "string" },
+      org: { type: "string" },
+      mode: { type: "string" },
+      label: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  const flags = values as Record<string, string | undefined>;
+  switch (command) {
+    case "serve":
+      await serve(flags);
+      return -1;
+    case "orgs":
+      orgsCommand(sub, rest, flags);
+      return 0;
+    case "keys":
+      keysCommand(sub, rest, flags);
+      return 0;
+    default:
+      throw new UsageError(`unknown command '${command}'\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`einvoice: ${error.message}`);
+      process.exit(2);
+    }
+    if (error instanceof AccountError) {
+      console.error(`einvoice: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const db = join(dir, "cli.sqlite");
+const main = new URL("../../src/main.ts", import.meta.url).pathname;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawnSync([process.execPath, main, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+}
+
+describe("command line", () => {
+  test("orgs create, set-plan and list", () => {
+    const created = run(["orgs", "create", "--name", "acme", "--plan", "starter", "--billing-day", "12", "--db", db]);
+    expect(created.code).toBe(0);
+    const org = JSON.parse(created.out);
+    expect(org).toMatchObject({ name: "acme", plan: "starter", billingDay: 12, rulesetChannel: "latest" });
+    expect(JSON.parse(run(["orgs", "set-plan", "acme", "--plan", "scale", "--db", db]).out).plan).toBe("scale");
+    expect(JSON.parse(run(["orgs", "set-plan", org.id, "--plan", "growth", "--db", db]).out).plan).toBe("growth");
+    expect(JSON.parse(run(["orgs", "list", "--db", db]).out).map((o: { name: string }) => o.name)).toEqual(["acme"]);
+  });
+
+  test("keys create prints keyId, key, orgId and livemode; list and revoke", () => {
+    const created = run(["keys", "create", "--org", "acme", "--mode", "test", "--label", "ci", "--db", db]);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.out);
+    expect(Object.keys(key)).toEqual(["keyId", "key", "orgId", "livemode"]);
+    expect(key.key).toMatch(/^svc_test_/);
+    expect(key.livemode).toBe(false);
+    const listed = JSON.parse(run(["keys", "list", "--org", "acme", "--db", db]).out);
+    expect(listed).toEqual([expect.objectContaining({ keyId: key.keyId, label: "ci", livemode: false, revokedAt: null })]);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+    expect(run(["keys", "revoke", key.keyId, "--db", db]).code).toBe(0);
+    expect(JSON.parse(run(["keys", "list", "--org", "acme", "--db", db]).out)[0].revokedAt).toBeString();
+  });
+
+  test("DATABASE_PATH works as --db does", () => {
+    expect(run(["orgs", "create", "--name", "by-env"], { DATABASE_PATH: db }).code).toBe(0);
+    expect(JSON.parse(run(["orgs", "list", "--db", db]).out).map((o: { name: string }) => o.name)).toContain("by-env");
+  });
+
+  test("mistakes exit non-zero with a message a person can act on", () => {
+    const unknownOrg = run(["keys", "create", "--org", "nobody", "--mode", "live", "--db", db]);
+    expect(unknownOrg.code).toBe(1);
+    expect(unknownOrg.err).toContain("no organization with id or name 'nobody'");
+    const badMode = run(["keys", "create", "--org", "acme", "--mode", "prod", "--db", db]);
+    expect(badMode.err).toContain("--mode must be live or test");
+    const usage = run(["orgs", "create", "--db", db]);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain("missing --name");
+    expect(run(["frobnicate"]).code).toBe(2);
+    expect(run(["orgs", "create", "--name", "x", "--bogus", "1", "--db", db]).code).toBe(2);
+  });
+
+  test("serve on an empty database creates the default organization, prints a test and a live key once, and answers with them", async () => {
+    const fresh = join(dir, "fresh.sqlite");
+    const proc = Bun.spawn([process.execPath, main, "serve", "--db", fresh], { env: { ...process.env, PORT: "0" }, stdout: "pipe", stderr: "pipe" });
+    try {
+      const reader = proc.stdout.getReader();
+      let out = "";
+      while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
+      const testKey = out.match(/test key: (svc_test_\w+)/)![1];
+      expect(out).toMatch(/live key: svc_live_\w+/);
+      const port = out.match(/listening on http:\/\/localhost:(\d+)/)![1];
+      const res = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { "x-api-key": testKey } });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.org.name).toBe("default");
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+    // A second start on the same file prints no keys.
+    const second = Bun.spawn([process.execPath, main, "serve", "--db", fresh, "--port", "0"], { stdout: "pipe" });
+    const reader = second.stdout.getReader();
+    let out = "";
+    while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
+    second.kill();
+    await second.exited;
+    expect(out).not.toContain("key:");
+  });
+});

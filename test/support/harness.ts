@@ -1,0 +1,54 @@
+import { openStore, type Store } from "../../src/db/connection";
+import { createDeps, type ApiConfig, type Deps } from "../../src/api/deps";
+import { createApp } from "../../src/api/app";
+import { createOrg, type Organization } from "../../src/accounts/orgs";
+import { createKey } from "../../src/accounts/keys";
+import type { RouteDef } from "../../src/api/route";
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(public now: Date) {}
+  readonly read = () => this.now;
+  advance(ms: number): void {
+    this.now = new Date(this.now.getTime() + ms);
+  }
+}
+
+export interface Harness {
+  store: Store;
+  clock: TestClock;
+  deps: Deps;
+  base: string;
+  org(name: string, plan?: string, billingDay?: number): Organization;
+  key(org: Organization, mode: "live" | "test"): string;
+  get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: BodyInit | null, headers?: Record<string, string>): Promise<Response>;
+  close(): void;
+}
+
+/** A real server on a free loopback port over an in-memory database. */
+export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>; routes?: RouteDef[]; dbPath?: string } = {}): Harness {
+  const store = openStore(options.dbPath ?? ":memory:");
+  const clock = new TestClock(options.now ?? new Date("2026-03-10T12:00:00Z"));
+  const deps = createDeps(store, clock.read, options.config);
+  const app = createApp(deps, options.routes ?? []).listen({ port: 0, hostname: "127.0.0.1" });
+  const base = `http://127.0.0.1:${app.server!.port}`;
+  return {
+    store,
+    clock,
+    deps,
+    base,
+    org: (name, plan = "free", billingDay = 1) => createOrg(store.db, clock.read, { name, plan, billingDay }),
+    key: (org, mode) => createKey(store.db, clock.read, org, mode).key,
+    get: (path, key, headers = {}) => fetch(base + path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
+    post: (path, body, headers = {}) => fetch(base + path, { method: "POST", body, headers }),
+    close: () => {
+      app.stop(true);
+      store.close();
+    },
+  };
+}
+
+export async function envelope(response: Response): Promise<any> {
+  return JSON.parse(await response.text());
+}
