@@ -1,0 +1,271 @@
+// Finds the invoice XML inside a hybrid PDF (Factur-X, ZUGFeRD, XRechnung-in-PDF) and gathers what
+// the hybrid checks need later: every attachment's name, relationship and MIME type, and the XMP
+// packet. Input is untrusted: every walk is bounded, decompression is capped, and failures come
+// back as results, never as exceptions.
+
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  decodePDFRawStream,
+  type PDFContext,
+  type PDFObject,
+} from "pdf-lib";
+import { Unzlib } from "fflate";
+
+/** Accepted invoice file names, case-sensitive, in order of preference. */
+export const INVOICE_XML_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "ZUGFeRD-invoice.xml", "xrechnung.xml"] as const;
+
+export interface PdfAttachment {
+  /** File name: /UF, else /F, else the key in the EmbeddedFiles name tree. */
+  name: string;
+  /** `/AFRelationship` of the file specification (e.g. `Data`, `Alternative`, `Source`). */
+  relationship?: string;
+  /** `/Subtype` of the embedded file stream, decoded (e.g. `text/xml`). */
+  mimeType?: string;
+  /** Listed in the `/Names /EmbeddedFiles` tree. */
+  inEmbeddedFiles: boolean;
+  /** Listed in the document catalog's `/AF` array (PDF/A-3 associated files). */
+  inAssociatedFiles: boolean;
+}
+
+export interface PdfMetadata {
+  attachments: PdfAttachment[];
+  /** The catalog's XMP metadata packet as text, when present and readable. */
+  xmp?: string;
+}
+
+export type PdfExtraction =
+  | ({ ok: true; xml: Uint8Array; name: (typeof INVOICE_XML_NAMES)[number] } & PdfMetadata)
+  | ({ ok: false; reason: "no-invoice-xml"; message: string } & PdfMetadata)
+  | { ok: false; reason: "unreadable-pdf"; message: string };
+
+export interface ExtractOptions {
+  /** Give up on PDFs whose parsing takes longer than this. */
+  timeoutMs?: number;
+  /** Largest decoded size of the XML or XMP stream. */
+  maxDecodedBytes?: number;
+}
+
+const DEFAULTS = { timeoutMs: 5_000, maxDecodedBytes: 16 * 1024 * 1024 };
+// Name trees are shallow in practice; the cap and the visited set stop cycles and deep chains.
+const MAX_TREE_DEPTH = 32;
+const MAX_FILESPECS = 1_000;
+
+class ExtractionError extends Error {}
+
+export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions = {}): Promise<PdfExtraction> {
+  const { timeoutMs, maxDecodedBytes } = { ...DEFAULTS, ...options };
+  if (!startsWithPdfHeader(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
+  let doc: PDFDocument;
+  try {
+    doc = await withTimeout(
+      PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }),
+      timeoutMs,
+    );
+  } catch (error) {
+    return unreadable(`PDF could not be parsed (truncated or corrupt?): ${messageOf(error)}`);
+  }
+  if (doc.isEncrypted) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
+  // pdf-lib recovers what it can; a file cut short often leaves no catalog at all.
+  if (!(doc.context.lookup(doc.context.trailerInfo.Root) instanceof PDFDict)) {
+    return unreadable("PDF has no readable document catalog (truncated or corrupt)");
+  }
+  try {
+    return readInvoice(doc, maxDecodedBytes);
+  } catch (error) {
+    return unreadable(`PDF structure could not be read: ${messageOf(error)}`);
+  }
+}
+
+function readInvoice(doc: PDFDocument, maxDecodedBytes: number): PdfExtraction {
+  const specs = collectFileSpecs(doc);
+  const attachments = specs.map(describe);
+  const xmp = readXmp(doc, maxDecodedBytes);
+  const metadata: PdfMetadata = { attachments, ...(xmp !== undefined ? { xmp } : {}) };
+
+  for (const name of INVOICE_XML_NAMES) {
+    const spec = specs.find((s) => s.names.includes(name));
+    if (!spec) continue;
+    const stream = embeddedStream(spec.dict);
+    if (!stream) return { ok: false, reason: "no-invoice-xml", message: `attachment ${name} has no embedded file stream`, ...metadata };
+    try {
+      return { ok: true, xml: decodeStream(stream, maxDecodedBytes), name, ...metadata };
+    } catch (error) {
+      return unreadable(`attachment ${name} could not be decoded: ${messageOf(error)}`);
+    }
+  }
+  const found = attachments.length ? `found: ${attachments.map((a) => a.name).join(", ")}` : "the PDF has no attachments";
+  return { ok: false, reason: "no-invoice-xml", message: `no embedded invoice XML (${INVOICE_XML_NAMES.join(", ")}); ${found}`, ...metadata };
+}
+
+interface FileSpec {
+  dict: PDFDict;
+  /** Every name the spec is known by (tree key, /UF, /F), best first. */
+  names: string[];
+  inEmbeddedFiles: boolean;
+  inAssociatedFiles: boolean;
+}
+
+function collectFileSpecs(doc: PDFDocument): FileSpec[] {
+  const byDict = new Map<PDFDict, FileSpec>();
+  const add = (dict: PDFDict, key: string | undefined, where: "tree" | "af") => {
+    let spec = byDict.get(dict);
+    if (!spec) {
+      if (byDict.size >= MAX_FILESPECS) throw new ExtractionError(`more than ${MAX_FILESPECS} attachments`);
+      const own = [textOf(dict.get(PDFName.of("UF"))), textOf(dict.get(PDFName.of("F")))];
+      spec = { dict, names: [], inEmbeddedFiles: false, inAssociatedFiles: false };
+      for (const n of own) if (n !== undefined && !spec.names.includes(n)) spec.names.push(n);
+      byDict.set(dict, spec);
+    }
+    if (key !== undefined && !spec.names.includes(key)) spec.names.push(key);
+    if (where === "tree") spec.inEmbeddedFiles = true;
+    else spec.inAssociatedFiles = true;
+  };
+
+  const catalog = doc.catalog;
+  const names = lookupDict(doc.context, catalog.get(PDFName.of("Names")));
+  const tree = names && lookupDict(doc.context, names.get(PDFName.of("EmbeddedFiles")));
+  if (tree) walkNameTree(doc, tree, (key, value) => {
+    const dict = lookupDict(doc.context, value);
+    if (dict) add(dict, key, "tree");
+  });
+
+  const af = doc.context.lookup(catalog.get(PDFName.of("AF")));
+  if (af instanceof PDFArray) {
+    for (let i = 0; i < Math.min(af.size(), MAX_FILESPECS); i++) {
+      const dict = lookupDict(doc.context, af.get(i));
+      if (dict) add(dict, undefined, "af");
+    }
+  }
+  return [...byDict.values()];
+}
+
+function walkNameTree(doc: PDFDocument, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
+  const seen = new Set<PDFDict>();
+  const walk = (node: PDFDict, depth: number) => {
+    if (depth > MAX_TREE_DEPTH || seen.has(node)) return;
+    seen.add(node);
+    const pairs = doc.context.lookup(node.get(PDFName.of("Names")));
+    if (pairs instanceof PDFArray) {
+      for (let i = 0; i + 1 < pairs.size(); i += 2) visit(textOf(doc.context.lookup(pairs.get(i))), pairs.get(i + 1));
+    }
+    const kids = doc.context.lookup(node.get(PDFName.of("Kids")));
+    if (kids instanceof PDFArray) {
+      for (let i = 0; i < kids.size(); i++) {
+        const kid = lookupDict(doc.context, kids.get(i));
+        if (kid) walk(kid, depth + 1);
+      }
+    }
+  };
+  walk(root, 0);
+}
+
+function describe(spec: FileSpec): PdfAttachment {
+  const relationship = spec.dict.get(PDFName.of("AFRelationship"));
+  const stream = embeddedStream(spec.dict);
+  const subtype = stream?.dict.get(PDFName.of("Subtype"));
+  return {
+    name: spec.names[0] ?? "",
+    ...(relationship instanceof PDFName ? { relationship: nameText(relationship) } : {}),
+    ...(subtype instanceof PDFName ? { mimeType: nameText(subtype) } : {}),
+    inEmbeddedFiles: spec.inEmbeddedFiles,
+    inAssociatedFiles: spec.inAssociatedFiles,
+  };
+}
+
+function embeddedStream(spec: PDFDict): PDFRawStream | undefined {
+  const ef = spec.lookupMaybe(PDFName.of("EF"), PDFDict);
+  const file = ef?.get(PDFName.of("UF")) ?? ef?.get(PDFName.of("F"));
+  const stream = file && spec.context.lookup(file);
+  return stream instanceof PDFRawStream ? stream : undefined;
+}
+
+function readXmp(doc: PDFDocument, maxDecodedBytes: number): string | undefined {
+  const stream = doc.context.lookup(doc.catalog.get(PDFName.of("Metadata")));
+  if (!(stream instanceof PDFRawStream)) return undefined;
+  try {
+    return new TextDecoder("utf-8").decode(decodeStream(stream, maxDecodedBytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Flate is inflated by us with a hard cap (a small PDF can carry a decompression bomb). */
+function decodeStream(stream: PDFRawStream, maxDecodedBytes: number): Uint8Array {
+  const filter = stream.dict.context.lookup(stream.dict.get(PDFName.of("Filter")));
+  const filters = filter instanceof PDFArray ? filter.asArray() : filter ? [filter] : [];
+  if (filters.length === 0) return capped(stream.contents, maxDecodedBytes);
+  if (filters.length === 1 && filters[0] instanceof PDFName && filters[0].decodeText() === "FlateDecode" && !stream.dict.get(PDFName.of("DecodeParms"))) {
+    return inflateCapped(stream.contents, maxDecodedBytes);
+  }
+  // Other filter chains are rare for attachments; pdf-lib decodes them, then we apply the cap.
+  return capped(decodePDFRawStream(stream).decode(), maxDecodedBytes);
+}
+
+function inflateCapped(data: Uint8Array, max: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const inflater = new Unzlib((chunk) => {
+    total += chunk.byteLength;
+    if (total > max) throw new ExtractionError(`decoded stream exceeds ${max} bytes`);
+    chunks.push(chunk);
+  });
+  // Feed in slices so an oversized stream is stopped early rather than fully inflated first.
+  const SLICE = 64 * 1024;
+  for (let i = 0; i < data.byteLength; i += SLICE) inflater.push(data.subarray(i, i + SLICE), i + SLICE >= data.byteLength);
+  if (data.byteLength === 0) inflater.push(new Uint8Array(0), true);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function capped(bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.byteLength > max) throw new ExtractionError(`decoded stream exceeds ${max} bytes`);
+  return bytes;
+}
+
+// --- small helpers ----------------------------------------------------------------------------
+
+function lookupDict(ctx: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
+  const value = ctx.lookup(obj);
+  return value instanceof PDFDict ? value : undefined;
+}
+
+/** Name objects keep `#xx` escapes (a MIME type is written `text#2Fxml`); undo them. */
+function nameText(name: PDFName): string {
+  return name.decodeText().replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function textOf(obj: PDFObject | undefined): string | undefined {
+  return obj instanceof PDFString || obj instanceof PDFHexString ? obj.decodeText() : undefined;
+}
+
+function startsWithPdfHeader(bytes: Uint8Array): boolean {
+  // PDF readers accept the header anywhere in the first 1 KiB; so do we.
+  return new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF-");
+}
+
+function unreadable(message: string): PdfExtraction {
+  return { ok: false, reason: "unreadable-pdf", message };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ExtractionError(`gave up after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,268 @@
+// XSD validation on libxml2 (WASM). Each pinned root schema is compiled once, on first use, and
+// reused for every document. libxml2 reads nothing by itself while we call it: a single input
+// provider answers every URL it asks for, from the pinned files only, so schema imports work
+// offline and instance documents can pull in nothing at all.
+
+import {
+  ParseOption,
+  XmlDocument,
+  XmlLibError,
+  XsdValidator,
+  xmlRegisterInputProvider,
+  type ErrorDetail,
+} from "libxml2-wasm";
+import { decodeForScan, readProlog } from "../syntax/detect.ts";
+
+/** Reads a pinned file by its path relative to the rulesets root (`<key>/<version>/...`). */
+export type SchemaFiles = (relativePath: string) => Uint8Array | string;
+
+/** The `role: entry` `.xsd` rows of the pinned manifest, by a stable name. */
+export const XSD_SCHEMAS = {
+  "ubl-invoice": "ubl_xsd/2.1/xsd/maindoc/UBL-Invoice-2.1.xsd",
+  "ubl-creditnote": "ubl_xsd/2.1/xsd/maindoc/UBL-CreditNote-2.1.xsd",
+  "cii-d16b": "cii_xsd/D16B/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd",
+  "facturx-minimum": "cii_xsd_d22b/1.09/facturx-minimum/Factur-X_MINIMUM.xsd",
+  "facturx-basicwl": "cii_xsd_d22b/1.09/Factur-X/BASICWL/1xsd/Factur-X_BASICWL.xsd",
+  "facturx-basic": "cii_xsd_d22b/1.09/facturx-basic/Factur-X_BASIC.xsd",
+  "facturx-en16931": "cii_xsd_d22b/1.09/Factur-X/EN16931/1xsd/Factur-X_EN16931.xsd",
+  "facturx-extended": "cii_xsd_d22b/1.09/Factur-X/EXTENDED/1xsd/Factur-X_EXTENDED.xsd",
+  "cii-d22b-ctc-fr": "france_ctc_schematron/1.4.0.02/CII/1xsd-CII_D22B_uncoupled/CrossIndustryInvoice_100pD22B.xsd",
+  "cdar-d22b-ctc-fr": "france_ctc_schematron/1.4.0.02/CDAR/1xsd-CDAR_D22B_uncoupled/CrossDomainAcknowledgementAndResponse_100pD22B.xsd",
+  fatturapa: "fatturapa_xsd/1.2.2/Schema_del_file_xml_FatturaPA_v1.2.2.xsd",
+  "sdi-messaggi": "sdi_messaggi_xsd/1.1/MessaggiTypes_v1.1.xsd",
+  facturae: "facturae_xsd/3.2.2/facturaev3_2_2.xsd",
+  eslog: "eslog_xsd/2.0/eSLOG20_INVOIC_v200.xsd",
+} as const;
+
+export type XsdSchemaId = keyof typeof XSD_SCHEMAS;
+
+/**
+ * Absolute imports in the pinned schemas, mapped to the copy kept beside the importing schema
+ * (`<key>/<version>/<file>`), as an XML catalog would.
+ */
+const CATALOG: Record<string, string> = {
+  "http://www.w3.org/TR/2002/REC-xmldsig-core-20020212/xmldsig-core-schema.xsd": "xmldsig-core-schema.xsd",
+  "http://www.w3.org/TR/xmldsig-core/xmldsig-core-schema.xsd": "xmldsig-core-schema.xsd",
+};
+
+export interface XsdFinding {
+  message: string;
+  line?: number;
+  column?: number;
+  /** XPath of the offending node, when libxml2 knows it. */
+  location?: string;
+}
+
+/**
+ * `refused`: not parsed at all (DOCTYPE, size); `malformed`: not well-formed XML (includes the
+ * nesting-depth limit); `invalid`: well-formed but breaks the schema.
+ */
+export type XsdStatus = "valid" | "invalid" | "malformed" | "refused";
+
+export interface XsdOutcome {
+  valid: boolean;
+  status: XsdStatus;
+  schema: XsdSchemaId;
+  findings: XsdFinding[];
+}
+
+export interface XsdEngine {
+  validate(schema: XsdSchemaId, xml: Uint8Array | string): XsdOutcome;
+  /** Compiles schemas ahead of the first request (all when none named). */
+  warm(schemas?: readonly XsdSchemaId[]): void;
+  dispose(): void;
+}
+
+export interface XsdOptions {
+  /** Documents larger than this are refused unparsed. */
+  maxBytes?: number;
+}
+
+// libxml2 without XML_PARSE_HUGE already caps element depth (256), name and text sizes and entity
+// amplification; we add NONET/NO_XXE so no external resource is even attempted, and never NOENT.
+const INSTANCE_PARSE = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | ParseOption.XML_PARSE_BIG_LINES;
+const SCHEMA_PARSE = ParseOption.XML_PARSE_NONET;
+const SCHEME = "einvoice-xsd:///";
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+// --- the one input provider -------------------------------------------------------------------
+// libxml2 keeps a small global table of input callbacks, so ours is registered once per process.
+// It claims URLs only while one of our calls runs (`resolver` set), leaving other libxml2 users
+// alone; during our calls it claims every URL, so libxml2's own file and network loaders never run.
+
+type Resolver = (url: string) => Uint8Array | undefined;
+let resolver: Resolver | null = null;
+let registered = false;
+const openFiles = new Map<number, { data: Uint8Array; pos: number }>();
+let nextFd = 1;
+
+function registerProvider(): void {
+  if (registered) return;
+  const ok = xmlRegisterInputProvider({
+    match: () => resolver !== null,
+    open: (url) => {
+      const data = resolver?.(url);
+      if (!data) return undefined;
+      const fd = nextFd++;
+      openFiles.set(fd, { data, pos: 0 });
+      return fd;
+    },
+    read: (fd, buf) => {
+      const file = openFiles.get(fd);
+      if (!file) return -1;
+      const n = Math.min(buf.byteLength, file.data.byteLength - file.pos);
+      buf.set(file.data.subarray(file.pos, file.pos + n));
+      file.pos += n;
+      return n;
+    },
+    close: (fd) => openFiles.delete(fd),
+  });
+  if (!ok) throw new Error("libxml2 refused the schema input provider (callback table full)");
+  registered = true;
+}
+
+function withResolver<T>(r: Resolver, run: () => T): T {
+  const previous = resolver;
+  resolver = r;
+  try {
+    return run();
+  } finally {
+    resolver = previous;
+  }
+}
+
+const denyAll: Resolver = () => undefined;
+
+// --- findings ---------------------------------------------------------------------------------
+
+function toFindings(details: readonly ErrorDetail[]): XsdFinding[] {
+  return details.map((d) => ({
+    message: d.message.trim(),
+    ...(d.line > 0 ? { line: d.line } : {}),
+    ...(d.col > 0 ? { column: d.col } : {}),
+    ...(d.xpath ? { location: d.xpath } : {}),
+  }));
+}
+
+function findingsOf(error: unknown): XsdFinding[] {
+  if (error instanceof XmlLibError && error.details.length > 0) return toFindings(error.details);
+  return [{ message: error instanceof Error && error.message ? error.message : String(error) }];
+}
+
+// The prolog is almost always within the first few hundred bytes; decode the whole document only
+// when the head does not reach the root element (say, a huge leading comment).
+const HEAD_BYTES = 64 * 1024;
+function hasDoctype(bytes: Uint8Array): boolean {
+  const head = readProlog(decodeForScan(bytes.subarray(0, HEAD_BYTES)));
+  if (head.root || head.doctype || bytes.byteLength <= HEAD_BYTES) return head.doctype;
+  return readProlog(decodeForScan(bytes)).doctype;
+}
+
+const bytesOf = (file: Uint8Array | string) => (typeof file === "string" ? new TextEncoder().encode(file) : file);
+
+// --- engine -----------------------------------------------------------------------------------
+
+export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): XsdEngine {
+  registerProvider();
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const compiled = new Map<XsdSchemaId, XsdValidator>();
+
+  const schemaResolver = (entry: string): Resolver => {
+    const keyVersion = entry.split("/").slice(0, 2).join("/");
+    return (url) => {
+      const mapped = CATALOG[url];
+      const path = mapped ? `${keyVersion}/${mapped}` : url.startsWith(SCHEME) ? decodeURIComponent(url.slice(SCHEME.length)) : undefined;
+      // Relative imports resolve against the entry's URL; nothing may climb out of the pinned tree.
+      if (!path || path.split("/").includes("..")) return undefined;
+      try {
+        return bytesOf(files(path));
+      } catch {
+        return undefined;
+      }
+    };
+  };
+
+  function compile(id: XsdSchemaId): XsdValidator {
+    const existing = compiled.get(id);
+    if (existing) return existing;
+    const entry = XSD_SCHEMAS[id];
+    const validator = withResolver(schemaResolver(entry), () => {
+      using doc = XmlDocument.fromBuffer(bytesOf(files(entry)), { url: SCHEME + entry, option: SCHEMA_PARSE });
+      return XsdValidator.fromDoc(doc);
+    });
+    compiled.set(id, validator);
+    return validator;
+  }
+
+  function validate(schema: XsdSchemaId, xml: Uint8Array | string): XsdOutcome {
+    const outcome = (status: XsdStatus, findings: XsdFinding[]): XsdOutcome => ({ valid: status === "valid", status, schema, findings });
+    const bytes = bytesOf(xml);
+    if (bytes.byteLength > maxBytes) {
+      return outcome("refused", [{ message: `document of ${bytes.byteLength} bytes exceeds the ${maxBytes}-byte limit for XML validation` }]);
+    }
+    if (hasDoctype(bytes)) {
+      return outcome("refused", [{ message: "document type declarations (DOCTYPE) are not accepted: DTDs and entity declarations are refused for security" }]);
+    }
+    const validator = compile(schema);
+    return withResolver(denyAll, () => {
+      let doc: XmlDocument;
+      try {
+        doc = XmlDocument.fromBuffer(bytes, { option: INSTANCE_PARSE });
+      } catch (error) {
+        return outcome("malformed", findingsOf(error));
+      }
+      try {
+        // The prolog scan is the gate; this catches a DOCTYPE it could not see (exotic encodings).
+        if (doc.dtd) return outcome("refused", [{ message: "document type declarations (DOCTYPE) are not accepted" }]);
+        validator.validate(doc);
+        return outcome("valid", []);
+      } catch (error) {
+        return outcome("invalid", findingsOf(error));
+      } finally {
+        doc.dispose();
+      }
+    });
+  }
+
+  return {
+    validate,
+    warm: (schemas = Object.keys(XSD_SCHEMAS) as XsdSchemaId[]) => schemas.forEach(compile),
+    dispose: () => {
+      for (const v of compiled.values()) v.dispose();
+      compiled.clear();
+    },
+  };
+}
+
+/** The schema a detected document is checked against; undefined when no pinned schema applies. */
+export function xsdSchemaFor(detection: {
+  format: string;
+  documentType?: string;
+  profileDetected?: string;
+  extendedCtcFr?: boolean;
+}): XsdSchemaId | undefined {
+  switch (detection.format) {
+    case "ubl":
+      return detection.documentType === "creditnote" ? "ubl-creditnote" : "ubl-invoice";
+    case "cii":
+      if (detection.extendedCtcFr) return "cii-d22b-ctc-fr";
+      return FACTURX_SCHEMAS[detection.profileDetected ?? ""] ?? "cii-d16b";
+    default:
+      return FORMAT_SCHEMAS[detection.format];
+  }
+}
+
+const FACTURX_SCHEMAS: Record<string, XsdSchemaId> = {
+  "facturx:minimum": "facturx-minimum",
+  "facturx:basicwl": "facturx-basicwl",
+  "facturx:basic": "facturx-basic",
+  "facturx:en16931": "facturx-en16931",
+  "facturx:extended": "facturx-extended",
+};
+
+const FORMAT_SCHEMAS: Record<string, XsdSchemaId> = {
+  fatturapa: "fatturapa",
+  facturae: "facturae",
+  eslog: "eslog",
+  sdi_messaggio: "sdi-messaggi",
+};

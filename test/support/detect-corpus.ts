@@ -1,0 +1,32 @@
+// Reads the shared conformance corpus in place (never copied into the repository). Tests that
+// need it skip when ../shared is absent.
+
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const SHARED_DIR = fileURLToPath(new URL("../../../shared/", import.meta.url));
+export const CORPUS_DIR = `${SHARED_DIR}corpus/`;
+export const RULESETS_DIR = `${SHARED_DIR}rulesets/`;
+export const hasCorpus = existsSync(`${CORPUS_DIR}expected.json`);
+export const hasRulesets = existsSync(`${RULESETS_DIR}manifest.json`);
+
+export interface CorpusRow {
+  path: string;
+  syntax: "ubl" | "cii" | "fatturapa" | "facturae" | "sdi_messaggio" | "pdf";
+  documentType: string;
+  profile: string;
+  expectedValid: boolean | null;
+  note: string;
+  specId?: string | null;
+}
+
+export function corpusRows(): CorpusRow[] {
+  return hasCorpus ? (JSON.parse(readFileSync(`${CORPUS_DIR}expected.json`, "utf8")) as CorpusRow[]) : [];
+}
+
+export function corpusFile(row: CorpusRow): Uint8Array | undefined {
+  const file = CORPUS_DIR + row.path;
+  return existsSync(file) ? readFileSync(file) : undefined;
+}
+
+export const rulesetFile = (relativePath: string): Uint8Array => readFileSync(RULESETS_DIR + relativePath);
