@@ -6,9 +6,11 @@ import { buildOpenApi } from "./openapi";
 import { renderDocsPage } from "./docs-page";
 import { applyStandardHeaders, DOCS_CSP, PREFLIGHT_HEADERS } from "./headers";
 import { meRoute } from "./routes/me";
+import { validateRoute } from "./routes/validate";
+import { rulesetsRoute } from "./routes/rulesets";
 
 /** Every API route, in the order the OpenAPI document lists them. */
-export const API_ROUTES: RouteDef[] = [meRoute];
+export const API_ROUTES: RouteDef[] = [meRoute, validateRoute, rulesetsRoute];
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 

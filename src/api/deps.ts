@@ -4,6 +4,7 @@ import { RollingWindow } from "../accounts/rolling-window";
 import { AbuseThrottle } from "../accounts/abuse-throttle";
 import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
+import { ValidationPool } from "../validation/pool";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -19,7 +20,7 @@ export const DEFAULT_API_CONFIG: ApiConfig = {
   requestDeadlineMs: 30_000,
   anonymousPerMinute: 120,
   metrics: true,
-  engineConcurrency: 2,
+  engineConcurrency: Math.max(1, navigator.hardwareConcurrency),
   engineMaxQueue: 256,
 };
 
@@ -33,10 +34,14 @@ export interface Deps {
   throttle: AbuseThrottle;
   admission: Admission;
   metrics: Metrics;
+  /** The validation workers, started on first use (or by `serve` at start, to warm them). */
+  validation(): ValidationPool;
+  close(): void;
 }
 
 export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}): Deps {
   const merged = { ...DEFAULT_API_CONFIG, ...config };
+  let pool: ValidationPool | undefined;
   return {
     store,
     clock,
@@ -46,5 +51,7 @@ export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig
     throttle: new AbuseThrottle(),
     admission: new Admission({ concurrency: merged.engineConcurrency, maxQueue: merged.engineMaxQueue }),
     metrics: new Metrics(),
+    validation: () => (pool ??= new ValidationPool(merged.engineConcurrency)),
+    close: () => pool?.close(),
   };
 }

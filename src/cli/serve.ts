@@ -31,8 +31,17 @@ export async function serve(options: { port?: string; db?: string }): Promise<vo
   const actualPort = app.server!.port;
   if (firstStart.length) console.log(firstStart.join("\n").replace("{port}", String(actualPort)));
   console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)})`);
+  const warming = performance.now();
+  deps
+    .validation()
+    .ready()
+    .then(
+      () => console.log(`validation workers ready in ${((performance.now() - warming) / 1000).toFixed(1)} s`),
+      (error) => console.error(`validation workers failed to start: ${error.message}`),
+    );
   const stop = () => {
     app.stop();
+    deps.close();
     store.close();
     process.exit(0);
   };

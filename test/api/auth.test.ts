@@ -15,7 +15,8 @@ describe("authentication", () => {
   });
 
   test("a missing or malformed key is 401 AUTHENTICATION_REQUIRED", async () => {
-    for (const headers of [{}, { authorization: "Basic abc" }, { authorization: "Bearer nope" }, { "x-api-key": "svc_live_short" }, { "x-api-key": "" }]) {
+    const cases: Record<string, string>[] = [{}, { authorization: "Basic abc" }, { authorization: "Bearer nope" }, { "x-api-key": "svc_live_short" }, { "x-api-key": "" }];
+    for (const headers of cases) {
       const res = await h.get("/v1/me", undefined, headers);
       expect(res.status).toBe(401);
       const body = await envelope(res);

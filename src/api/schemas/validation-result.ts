@@ -1,0 +1,45 @@
+import { Type } from "@sinclair/typebox";
+
+export const ArtifactRowSchema = Type.Object({
+  key: Type.String(),
+  version: Type.String(),
+  fileSha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+});
+
+export const ValidationFindingSchema = Type.Object({
+  ruleId: Type.String({ description: "official rule id (BR-01, BR-DE-15, PEPPOL-EN16931-R001 …), XSD for schema findings, or a service id (UNSUPPORTED_FORMAT, XML_MALFORMED, XML_REFUSED, RULE_FILE_STOPPED, advisories)" }),
+  severity: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
+  location: Type.Optional(Type.String({ description: "XPath of the node the rule fired on" })),
+  message: Type.String(),
+});
+
+const optionalString = (description: string) => Type.Optional(Type.String({ description }));
+
+export const ValidationResultSchema = Type.Object(
+  {
+    valid: Type.Boolean({ description: "true when no fatal or error findings" }),
+    format: Type.Union(["cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio", "unknown"].map((f) => Type.Literal(f))),
+    profileDetected: optionalString("e.g. xrechnung, peppol, romania-ro-cius, netherlands-nlcius, en16931, facturx:basic"),
+    sha256: Type.String({ description: "SHA-256 of the exact request body" }),
+    rulesetSha256: optionalString("SHA-256 over the sorted lines <key>@<version>=<fileSha256> of rulesetArtifacts"),
+    rulesetArtifacts: Type.Optional(Type.Array(ArtifactRowSchema)),
+    schematronVersion: optionalString("version of the artifact carrying the EN 16931 rules that ran"),
+    ciusVersion: optionalString("XRechnung Schematron version"),
+    peppolVersion: optionalString("Peppol BIS rules version"),
+    romaniaRoCiusVersion: optionalString("CIUS-RO rules version"),
+    netherlandsNlciusVersion: optionalString("NLCIUS rules version"),
+    italyFatturapaXsdBundle: optionalString("pinned schema as key@version"),
+    italyFatturapaRuntimeVersion: optionalString("schema engine that judged"),
+    italySdiMessaggiXsdBundle: optionalString("pinned schema as key@version"),
+    italySdiMessaggiXsdVersion: optionalString("schema engine that judged"),
+    spainFacturaeXsdBundle: optionalString("pinned schema as key@version"),
+    spainFacturaeRuntimeVersion: optionalString("schema engine that judged"),
+    sloveniaEslogXsdBundle: optionalString("pinned schema as key@version"),
+    sloveniaEslogRuntimeVersion: optionalString("schema engine that judged"),
+    franceCtcBlockingRuleIds: Type.Optional(Type.Array(Type.String(), { description: "French CTC rules that fired; they block transmission whatever their severity" })),
+    verified: Type.Optional(Type.Boolean()),
+    errors: Type.Array(ValidationFindingSchema),
+    warnings: Type.Array(ValidationFindingSchema),
+  },
+  { title: "ValidationResult" },
+);

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pins } from "../rulesets/pins";
+import { buildDir, filesDir, writeAtomically } from "../rulesets/sync";
+import { readIndex, type IndexEntry } from "../rulesets/compile";
+import { packBundle } from "./bundle-format";
+
+export type BundledEntry = IndexEntry & { ruleIds: string[] };
+
+/**
+ * Ids of every assert and report a compiled stylesheet can emit. The ISO skeleton writes the id as
+ * `<xsl:attribute name="id">`, SchXslt as a literal `id` attribute; Factur-X EXTENDED has no id at all
+ * and names the rule only as a `[BR-xx]-` prefix of the message, which the findings read the same way.
+ */
+export function ruleIdsOf(xslt: string): string[] {
+  const ids = new Set<string>();
+  for (const element of xslt.matchAll(/<svrl:(failed-assert|successful-report)\b([\s\S]*?)<\/svrl:\1>/g)) {
+    const body = element[2];
+    const id =
+      body.match(/^[^>]*?\sid="([^"]+)"/)?.[1] ??
+      body.match(/<xsl:attribute name="id">([^<]+)<\/xsl:attribute>/)?.[1] ??
+      body.match(/<svrl:text>\s*\[([A-Za-z][\w.-]*)\]/)?.[1];
+    if (id) ids.add(id.trim());
+  }
+  return [...ids].sort();
+}
+
+export const bundleFile = join(buildDir, "..", "assets", "rulesets.bundle");
+
+/**
+ * Packs what the engine reads at run time: every pinned schema file (XSD imports included), every
+ * compiled stylesheet with the code lists it opens, and the build index.
+ */
+export function buildBundle(): { path: string; files: number; bytes: number } {
+  const index = readIndex();
+  if (!index) throw new Error("no build/rulesets/index.json: run `bun scripts/rulesets.ts all` first");
+  const files = new Map<string, Uint8Array>();
+  const take = (bundlePath: string, diskPath: string) => {
+    if (!existsSync(diskPath)) throw new Error(`missing ${diskPath}: run \`bun scripts/rulesets.ts all\``);
+    files.set(bundlePath, readFileSync(diskPath));
+  };
+  for (const pin of pins) if (pin.path.endsWith(".xsd")) take(`files/${pin.path}`, join(filesDir, pin.path));
+  for (const entry of index.entries) {
+    take(entry.sef, join(buildDir, entry.sef));
+    for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
+  }
+  // Which rule ids each stylesheet can report: advisories ask whether any artifact that ran enforces a rule.
+  const entries: BundledEntry[] = index.entries.map((entry) => ({ ...entry, ruleIds: ruleIdsOf(readFileSync(join(buildDir, entry.xslt), "utf8")) }));
+  files.set("index.json", new TextEncoder().encode(JSON.stringify({ ...index, entries })));
+  const bytes = packBundle(files);
+  writeAtomically(bundleFile, bytes);
+  return { path: bundleFile, files: files.size, bytes: bytes.byteLength };
+}

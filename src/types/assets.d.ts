@@ -1,0 +1,9 @@
+/** Text and file imports that Bun resolves (`with { type: "text" | "file" }`). */
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+declare module "*.bundle" {
+  const path: string;
+  export default path;
+}

@@ -1,0 +1,14 @@
+import xmlPackage from "libxml2-wasm/package.json";
+import type { Bundle } from "../assets/bundle-format";
+import { createXsdEngine } from "./xsd";
+import { SaxonJsSchematron } from "./schematron-saxonjs";
+import type { Engine } from "./validate";
+
+/** One engine per worker: schemas and stylesheets are loaded once and reused for every document. */
+export function createEngine(bundle: Bundle): Engine {
+  return {
+    xsd: createXsdEngine((path) => bundle.read(`files/${path}`), { maxBytes: 8 * 1024 * 1024 }),
+    schematron: new SaxonJsSchematron(bundle),
+    xsdRuntime: `libxml2-wasm ${xmlPackage.version}`,
+  };
+}

@@ -1,0 +1,103 @@
+import { EngineUnavailable } from "../engine/admission";
+import type { ValidateOutcome, ValidateRequest } from "./validate";
+import type { WorkerReply, WorkerRequest } from "./worker";
+
+/** The stylesheets most requests need, loaded when a worker starts so the first document is not slow. */
+export const WARM_ENTRIES = [
+  "en16931_ubl_schematron/1.3.16/ubl/xslt/EN16931-UBL-validation.xslt",
+  "en16931_cii_schematron/1.3.16/cii/xslt/EN16931-CII-validation.xslt",
+  "xrechnung_schematron/2.5.0/schematron/ubl/XRechnung-UBL-validation.xsl",
+  "xrechnung_schematron/2.5.0/schematron/cii/XRechnung-CII-validation.xsl",
+];
+
+interface Slot {
+  worker: Worker;
+  /** Settles when the worker has loaded and listens. */
+  loaded: Promise<void>;
+  busy: boolean;
+  pending: Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>;
+}
+
+/**
+ * A fixed set of Bun workers. Admission (engine/admission.ts) already bounds how many jobs run at
+ * once to the pool size; the pool hands each job an idle worker. A job cut off by its deadline
+ * takes its worker with it: the worker is terminated and replaced, so no request holds a worker
+ * past the deadline.
+ */
+export class ValidationPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+
+  constructor(
+    readonly size: number,
+    private readonly warm: string[] = WARM_ENTRIES,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Resolves when every worker has loaded its warm set. */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => this.send(slot, { id: this.nextId++, kind: "warm", entries: this.warm })));
+  }
+
+  async validate(request: ValidateRequest, signal: AbortSignal): Promise<ValidateOutcome> {
+    const slot = this.slots.find((s) => !s.busy);
+    if (!slot) throw new EngineUnavailable("no validation worker is free", false, 1);
+    slot.busy = true;
+    const onAbort = () => this.replace(slot, new EngineUnavailable("the validation worker was stopped at the request deadline", true, 1));
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return (await this.send(slot, { id: this.nextId++, kind: "validate", request })) as ValidateOutcome;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      slot.busy = false;
+    }
+  }
+
+  close(): void {
+    for (const slot of this.slots) slot.worker.terminate();
+  }
+
+  private spawn(): Slot {
+    const slot = { busy: false, pending: new Map() } as Slot;
+    this.attachWorker(slot);
+    return slot;
+  }
+
+  /** Gives the slot a fresh worker whose replies settle the slot's pending jobs. */
+  private attachWorker(slot: Slot): void {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    let markLoaded!: () => void;
+    slot.loaded = new Promise((resolve) => (markLoaded = resolve));
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+      const reply = event.data;
+      if (reply.id === 0) return markLoaded();
+      const waiter = slot.pending.get(reply.id);
+      if (!waiter) return;
+      slot.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(new EngineUnavailable(`a validation layer could not run: ${reply.error.split("\n")[0]}`, true, 5));
+    };
+    worker.onerror = (event) => this.replace(slot, new EngineUnavailable(`the validation worker failed: ${event.message}`, true, 5));
+    slot.worker = worker;
+  }
+
+  private async send(slot: Slot, message: WorkerRequest): Promise<unknown> {
+    const worker = slot.worker;
+    await slot.loaded;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(message.id, { resolve, reject });
+      // The worker may have been replaced while this job waited for it to load.
+      if (slot.worker !== worker) return reject(new EngineUnavailable("the validation worker was restarted", false, 1));
+      worker.postMessage(message);
+    });
+  }
+
+  private replace(slot: Slot, reason: Error): void {
+    slot.worker.terminate();
+    for (const waiter of slot.pending.values()) waiter.reject(reason);
+    slot.pending.clear();
+    this.attachWorker(slot);
+    void this.send(slot, { id: this.nextId++, kind: "warm", entries: this.warm }).catch(() => {});
+  }
+}

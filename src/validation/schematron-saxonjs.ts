@@ -1,0 +1,83 @@
+import "./saxon-globals";
+import SaxonJS from "saxon-js";
+import type { Bundle } from "../assets/bundle-format";
+import type { BuildIndex } from "../rulesets/compile";
+import type { BundledEntry } from "../assets/build-bundle";
+import { parseSvrl, type Finding } from "./svrl";
+
+/** Where a compiled stylesheet believes it lives, so relative document() calls resolve into the pool. */
+const BASE = "file:///einvoice-rulesets/";
+
+/** A rule file that stopped with an XPath error on this document (the same bytes always stop the same way). */
+export class RuleFileStopped extends Error {
+  constructor(
+    readonly entryPath: string,
+    readonly xpathError: string,
+  ) {
+    super(`the rule file ${entryPath} stopped on this document: ${xpathError}`);
+  }
+}
+
+interface Loaded {
+  sef: unknown;
+  pool: Record<string, unknown>;
+  baseUri: string;
+}
+
+/**
+ * Runs the compiled authority stylesheets on SaxonJS. Each SEF is inflated and parsed once per
+ * process; the code lists it opens with document() are served from memory, never from disk or
+ * the network.
+ */
+export class SaxonJsSchematron {
+  private readonly loaded = new Map<string, Loaded>();
+  private readonly entries: Map<string, BundledEntry>;
+
+  constructor(private readonly bundle: Bundle) {
+    const index = JSON.parse(bundle.text("index.json")) as BuildIndex;
+    this.entries = new Map((index.entries as BundledEntry[]).map((e) => [e.path, e]));
+  }
+
+  has(entryPath: string): boolean {
+    return this.entries.has(entryPath);
+  }
+
+  entry(entryPath: string): BundledEntry {
+    const entry = this.entries.get(entryPath);
+    if (!entry) throw new Error(`no compiled stylesheet for ${entryPath} in the ruleset bundle`);
+    return entry;
+  }
+
+  /** Loads a stylesheet ahead of the first document. */
+  warm(entryPath: string): void {
+    this.load(entryPath);
+  }
+
+  run(entryPath: string, xml: string): Finding[] {
+    const { sef, pool, baseUri } = this.load(entryPath);
+    let result: { principalResult: string };
+    try {
+      result = SaxonJS.transform(
+        { stylesheetInternal: sef, stylesheetBaseURI: baseUri, documentPool: pool, sourceText: xml, destination: "serialized" },
+        "sync",
+      ) as { principalResult: string };
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      throw new RuleFileStopped(entryPath, `${e.code ?? "error"}: ${e.message ?? String(error)}`);
+    }
+    return parseSvrl(result.principalResult);
+  }
+
+  private load(entryPath: string): Loaded {
+    const cached = this.loaded.get(entryPath);
+    if (cached) return cached;
+    const entry = this.entry(entryPath);
+    const pool: Record<string, unknown> = {};
+    for (const list of entry.codeLists) {
+      pool[BASE + list] = SaxonJS.XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });
+    }
+    const loaded = { sef: JSON.parse(this.bundle.text(entry.sef)), pool, baseUri: BASE + entryPath };
+    this.loaded.set(entryPath, loaded);
+    return loaded;
+  }
+}

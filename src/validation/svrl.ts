@@ -1,0 +1,61 @@
+// Reads SVRL (Schematron Validation Report Language) output into findings, in document order.
+
+import { DOMParser, type Element } from "@xmldom/xmldom";
+
+export const SVRL_NS = "http://purl.oclc.org/dsdl/svrl";
+
+export interface Finding {
+  /** `@id` of the failed-assert / successful-report: the rule id (e.g. BR-CO-10); null if absent. */
+  ruleId: string | null;
+  /** `@flag` (`fatal`, `warning`, ...), or null when the rule sets none. */
+  flag: string | null;
+  /** `@location`: an XPath to the node the rule fired on. */
+  location: string | null;
+  /** `svrl:text` with whitespace normalized as XPath normalize-space() does. */
+  message: string;
+}
+
+export function parseSvrl(svrl: string): Finding[] {
+  let doc;
+  try {
+    // Throwing from onError makes xmldom stop on errors it would otherwise recover from.
+    doc = new DOMParser({
+      onError: (level, msg) => {
+        if (level !== "warning") throw new Error(msg);
+      },
+    }).parseFromString(svrl, "text/xml");
+  } catch (e) {
+    throw new Error(`SVRL is not well-formed XML: ${(e as Error).message}`);
+  }
+  const root = doc.documentElement;
+  if (!root || root.namespaceURI !== SVRL_NS || root.localName !== "schematron-output") {
+    throw new Error(`not an SVRL report: root element is ${root ? `{${root.namespaceURI}}${root.localName}` : "missing"}`);
+  }
+  const findings: Finding[] = [];
+  // Findings are children of the root in every SVRL producer we run (ISO skeleton, SchXslt).
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    const el = n as Element;
+    if (el.namespaceURI !== SVRL_NS || (el.localName !== "failed-assert" && el.localName !== "successful-report")) continue;
+    findings.push({
+      ruleId: el.getAttribute("id") || null,
+      flag: el.getAttribute("flag") || null,
+      location: el.getAttribute("location") ?? null,
+      message: normalizeSpace(textOf(el)),
+    });
+  }
+  return findings;
+}
+
+function textOf(el: Element): string {
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && (n as Element).namespaceURI === SVRL_NS && (n as Element).localName === "text") {
+      return n.textContent ?? "";
+    }
+  }
+  return "";
+}
+
+function normalizeSpace(s: string): string {
+  return s.replace(/[ \t\r\n]+/g, " ").trim();
+}

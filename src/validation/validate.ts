@@ -1,0 +1,142 @@
+import { detect, type Detection, type FormatHint } from "../syntax/detect";
+import { decodeXml } from "../syntax/decode";
+import { extractInvoiceXml } from "../pdf/attachments";
+import { artifactPin, latestVersion } from "../rulesets/resolve";
+import { pinByPath } from "../rulesets/pins";
+import { rulesetSha256, sha256Hex, type ArtifactRow } from "../rulesets/seal";
+import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd";
+import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
+import { RuleFileStopped, type SaxonJsSchematron } from "./schematron-saxonjs";
+import { readFacts, type DocumentFacts } from "./facts";
+import { brCo25Advisory } from "./advisories";
+import { severityOfFlag, type ValidationFinding, type ValidationResult } from "./result";
+
+export interface Engine {
+  xsd: XsdEngine;
+  schematron: SaxonJsSchematron;
+  /** Named in the result of XSD-only formats: the schema engine that judged. */
+  xsdRuntime: string;
+}
+
+export interface ValidateRequest {
+  bytes: Uint8Array;
+  hint?: FormatHint;
+  /** Judge under this profile instead of the detected one (generate knows what it wrote). */
+  profile?: string;
+}
+
+/** The request cannot be judged at all (a PDF without invoice XML): a 400, not a verdict. */
+export type ValidateOutcome = { kind: "result"; result: ValidationResult } | { kind: "rejected"; message: string };
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
+const FRENCH_PROCESS = /^[SBM][1-8]$/;
+
+export function isPdf(bytes: Uint8Array): boolean {
+  return PDF_MAGIC.every((b, i) => bytes[i] === b);
+}
+
+function pipelineKey(detection: Detection, override?: string): string | undefined {
+  if (override) return override;
+  if (detection.extendedCtcFr) return detection.format === "cii" ? "facturx:extended-ctc-fr" : "extended-ctc-fr";
+  // A UBL or CII document that names no profile we know is judged by the EN 16931 core rules.
+  return detection.profileDetected ?? (detection.format === "ubl" || detection.format === "cii" ? "en16931" : undefined);
+}
+
+function fatal(ruleId: string, message: string): ValidationFinding {
+  return { ruleId, severity: "fatal", message };
+}
+
+function assemble(base: Pick<ValidationResult, "format" | "profileDetected" | "sha256">, findings: ValidationFinding[], extra: Partial<ValidationResult> = {}): ValidationResult {
+  const errors = findings.filter((f) => f.severity === "fatal" || f.severity === "error");
+  const warnings = findings.filter((f) => f.severity === "warning" || f.severity === "info");
+  const result: ValidationResult = { valid: errors.length === 0, ...base, ...extra, errors, warnings };
+  if (result.profileDetected === undefined) delete result.profileDetected;
+  return result;
+}
+
+function xsdRow(schema: XsdSchemaId): ArtifactRow {
+  const pin = pinByPath(XSD_SCHEMAS[schema]);
+  if (!pin) throw new Error(`schema ${XSD_SCHEMAS[schema]} is not pinned`);
+  return { key: pin.key, version: pin.version, fileSha256: pin.sha256 };
+}
+
+/**
+ * Judges one document: detect, XSD, then every rule layer of its profile, then the seal. A layer
+ * that cannot run throws (the caller answers 503); a document that stops a rule file is invalid.
+ */
+export async function validateDocument(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
+  const sha256 = sha256Hex(request.bytes);
+  let xml = request.bytes;
+  let hybrid = false;
+  if (isPdf(request.bytes)) {
+    const extracted = await extractInvoiceXml(request.bytes);
+    if (!extracted.ok) return { kind: "rejected", message: `${extracted.message}; a hybrid PDF must embed its invoice as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml` };
+    xml = extracted.xml;
+    hybrid = true;
+  }
+  const detection = detect(xml, { hint: request.hint, hybrid });
+  const base = { format: detection.format, profileDetected: request.profile ?? detection.profileDetected, sha256 };
+  if (detection.format === "unknown") {
+    const why = detection.note ? ` (${detection.note})` : "";
+    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `the document is in no supported e-invoice syntax${why}`)]) };
+  }
+  const key = pipelineKey(detection, request.profile);
+  const chosen = pipelineFor(detection.format, key);
+  if (!chosen) {
+    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${key}`)]) };
+  }
+  const syntax = detection.format === "ubl" || detection.format === "cii" ? detection.format : undefined;
+  const schema = chosen.pipeline.xsd ?? xsdSchemaFor(detection);
+  if (!schema) throw new Error(`no schema for ${detection.format}`);
+  const xsd = engine.xsd.validate(schema, xml);
+  if (xsd.status === "refused" || xsd.status === "malformed") {
+    const id = xsd.status === "refused" ? "XML_REFUSED" : "XML_MALFORMED";
+    return { kind: "result", result: assemble(base, xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) }))) };
+  }
+  const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
+  const rows: ArtifactRow[] = [xsdRow(schema)];
+  const extra: Partial<ValidationResult> = {};
+
+  const facts: DocumentFacts = syntax ? readFacts(xml, syntax) : {};
+  const layers: RuleLayer[] = [...chosen.pipeline.rules];
+  const overlay = FRANCE_CTC_OVERLAY[chosen.id];
+  if (overlay && facts.businessProcess && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR") layers.push(overlay);
+
+  const text = layers.length ? decodeXml(xml) : "";
+  const ran: { path: string; ruleIds: readonly string[] }[] = [];
+  const franceIds = new Set<string>();
+  for (const layer of layers) {
+    const version = latestVersion(layer.key);
+    const pin = artifactPin(layer.key, version, layer.file);
+    rows.push({ key: pin.key, version: pin.version, fileSha256: pin.sha256 });
+    ran.push({ path: pin.path, ruleIds: engine.schematron.entry(pin.path).ruleIds ?? [] });
+    const field = VERSION_FIELDS[layer.family];
+    if (field && !(field in extra)) (extra as Record<string, string>)[field] = version;
+    try {
+      for (const f of engine.schematron.run(pin.path, text)) {
+        // Factur-X EXTENDED names its rules only in the message text: "[BR-CO-25]-...".
+        const ruleId = f.ruleId ?? f.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
+        findings.push({ ruleId, severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message });
+        if (layer.family === "france-ctc") franceIds.add(ruleId);
+      }
+    } catch (error) {
+      if (!(error instanceof RuleFileStopped)) throw error;
+      findings.push(fatal("RULE_FILE_STOPPED", `${error.message}. The same document always stops this rule file the same way; it cannot be judged valid.`));
+    }
+  }
+  // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
+  // national bundle that embeds them.
+  if (layers.length && !extra.schematronVersion) extra.schematronVersion = rows[1].version;
+  const bundleFields = XSD_BUNDLE_FIELDS[schema];
+  if (bundleFields) {
+    const row = rows[0];
+    (extra as Record<string, string>)[bundleFields[0]] = `${row.key}@${row.version}`;
+    (extra as Record<string, string>)[bundleFields[1]] = engine.xsdRuntime;
+  }
+  if (franceIds.size) extra.franceCtcBlockingRuleIds = [...franceIds].sort();
+  if (syntax) {
+    const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
+    if (advisory) findings.push(advisory);
+  }
+  return { kind: "result", result: assemble(base, findings, { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...extra }) };
+}

@@ -1,0 +1,33 @@
+/// <reference lib="webworker" />
+import { rulesetBundle } from "../assets/bundle";
+import { createEngine } from "./engine";
+import { validateDocument, type ValidateRequest } from "./validate";
+
+/**
+ * A validation worker: holds its own compiled schemas and stylesheets and judges one document at
+ * a time, off the thread that answers HTTP.
+ */
+export type WorkerRequest = { id: number; kind: "validate"; request: ValidateRequest } | { id: number; kind: "warm"; entries: string[] };
+export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+declare const self: Worker;
+const engine = createEngine(rulesetBundle());
+
+self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+  const message = event.data;
+  try {
+    if (message.kind === "warm") {
+      for (const entry of message.entries) if (engine.schematron.has(entry)) engine.schematron.warm(entry);
+      engine.xsd.warm();
+      self.postMessage({ id: message.id, ok: true, value: null } satisfies WorkerReply);
+    } else {
+      const outcome = await validateDocument(engine, message.request);
+      self.postMessage({ id: message.id, ok: true, value: outcome } satisfies WorkerReply);
+    }
+  } catch (error) {
+    self.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);
+  }
+};
+
+// Messages posted before this module finished loading would be lost, so the pool waits for this.
+self.postMessage({ id: 0, ok: true, value: "ready" } satisfies WorkerReply);
