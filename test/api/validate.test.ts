@@ -74,6 +74,18 @@ describe.skipIf(!hasCorpus)("POST /v1/validate", () => {
     expect(data.sha256).toBe(sha256Hex(pdf));
   }, 60_000);
 
+  test("validations run off the request thread: GET /v1/me answers while they are in flight", async () => {
+    const pdf = corpus("mustangproject/validator/src/test/resources/zugferd_2p1_EXTENDED_PDFA-3A.pdf");
+    const order: string[] = [];
+    const validations = Array.from({ length: 4 }, () => validate(pdf, "application/pdf").then(() => order.push("validate")));
+    await Bun.sleep(50);
+    const me = await h.get("/v1/me", key);
+    order.push("me");
+    expect(me.status).toBe(200);
+    await Promise.all(validations);
+    expect(order[0]).toBe("me");
+  }, 120_000);
+
   test("XSD-only formats name their schema bundle and use the XSD rule id", async () => {
     const xml = new TextDecoder().decode(corpus("gobl-facturae/test/data/out/invoice-face.xml"));
     const ok = await envelope(await validate(xml));
