@@ -8,7 +8,6 @@ import { pinWindowBeforePlanChange } from "./quota";
 
 export type Organization = typeof organizations.$inferSelect & { plan: PlanKey };
 
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CreateOrgInput {
@@ -72,3 +71,8 @@ export function setPlan(db: Db, clock: Clock, org: Organization, plan: string): 
   return { ...org, plan: next };
 }
 
+export function setRulesetChannel(db: Db, org: Organization, channel: string): Organization {
+  if (channel !== "latest" && channel !== "previous") throw new AccountError(`the ruleset channel must be latest or previous, not '${channel}'`);
+  db.update(organizations).set({ rulesetChannel: channel }).where(eq(organizations.id, org.id)).run();
+  return { ...org, rulesetChannel: channel };
+}

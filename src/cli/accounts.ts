@@ -1,7 +1,7 @@
 import { openStore } from "../db/connection";
 import { systemClock } from "../clock";
 import { databasePath, UsageError } from "../config";
-import { createOrg, findOrg, listOrgs, setPlan } from "../accounts/orgs";
+import { createOrg, findOrg, listOrgs, setPlan, setRulesetChannel } from "../accounts/orgs";
 import { createKey, listKeys, revokeKey } from "../accounts/keys";
 
 function required(value: string | undefined, flag: string): string {
@@ -33,11 +33,14 @@ export function orgsCommand(sub: string | undefined, args: string[], flags: Reco
       case "set-plan":
         print(setPlan(db, systemClock, findOrg(db, required(args[0], "ORG")), required(flags.plan, "--plan PLAN")));
         return;
+      case "set-channel":
+        print(setRulesetChannel(db, findOrg(db, required(args[0], "ORG")), required(args[1], "latest|previous")));
+        return;
       case "list":
         print(listOrgs(db));
         return;
       default:
-        throw new UsageError("usage: orgs create --name NAME [--plan P] [--billing-day 1-28] | orgs set-plan ORG --plan P | orgs list");
+        throw new UsageError("usage: orgs create --name NAME [--plan P] [--billing-day 1-28] | orgs set-plan ORG --plan P | orgs set-channel ORG latest|previous | orgs list");
     }
   });
 }

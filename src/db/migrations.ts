@@ -1,5 +1,6 @@
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import driftChecks from "./migrations/0001_drift_checks.sql" with { type: "text" };
 
 /**
  * The SQL of every migration, imported as text so the compiled executable carries them (drizzle's
@@ -8,6 +9,7 @@ import init from "./migrations/0000_init.sql" with { type: "text" };
  */
 export const migrationSql: Record<string, string> = {
   "0000_init": init,
+  "0001_drift_checks": driftChecks,
 };
 
 export interface MigrationMeta {

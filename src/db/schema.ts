@@ -64,3 +64,21 @@ export const refundHours = sqliteTable(
   (t) => [primaryKey({ columns: [t.orgId, t.hourStart] })],
 );
 
+
+/** One row per pinned file and drift check: the file compared with its upstream (or a mirror). */
+export const driftChecks = sqliteTable(
+  "drift_checks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    version: text("version").notNull(),
+    path: text("path").notNull(),
+    checkedAt: text("checked_at").notNull(),
+    source: text("source").notNull(),
+    expectedSha256: text("expected_sha256").notNull(),
+    actualSha256: text("actual_sha256"),
+    outcome: text("outcome", { enum: ["match", "mismatch", "error"] }).notNull(),
+    detail: text("detail"),
+  },
+  (t) => [index("drift_checks_path").on(t.path, t.checkedAt)],
+);

@@ -50,6 +50,53 @@ export interface SyncResult {
   downloaded: number;
 }
 
+/** Reads the bytes of a pinned file from wherever it is taken; says where in `describe`. */
+export interface PinReader {
+  read(pin: Pin): Promise<Uint8Array>;
+  describe(pin: Pin): string;
+  kind: "mirror" | "upstream";
+}
+
+/**
+ * A mirror is a directory, or a URL, laid out like the pins (`<key>/<version>/<path>`); without one
+ * every file comes from its upstream URL, zip members unpacked from their zip (fetched once).
+ */
+export function pinReader(mirror: string | null, doFetch: typeof fetch = fetch): PinReader {
+  if (mirror && /^https?:\/\//.test(mirror)) {
+    const base = mirror.endsWith("/") ? mirror : `${mirror}/`;
+    const url = (pin: Pin) => base + pin.path.split("/").map(encodeURIComponent).join("/");
+    return { kind: "mirror", describe: url, read: (pin) => download(doFetch, url(pin)) };
+  }
+  if (mirror) {
+    return {
+      kind: "mirror",
+      describe: (pin) => join(mirror, pin.path),
+      read: async (pin) => {
+        const from = join(mirror, pin.path);
+        if (!existsSync(from)) throw new Error(`mirror ${mirror} lacks pinned file ${pin.path}`);
+        return readFileSync(from);
+      },
+    };
+  }
+  const zips = new Map<string, Record<string, Uint8Array>>();
+  return {
+    kind: "upstream",
+    describe: (pin) => (pin.zipMember ? `${pin.upstreamUrl}!/${pin.zipMember}` : pin.upstreamUrl),
+    read: async (pin) => {
+      if (!pin.zipMember) return download(doFetch, pin.upstreamUrl);
+      let members = zips.get(pin.upstreamUrl);
+      if (!members) {
+        // Zips are small (< 1 MB); unpacking once serves all members pinned from it.
+        members = unzipSync(await download(doFetch, pin.upstreamUrl));
+        zips.set(pin.upstreamUrl, members);
+      }
+      const bytes = members[pin.zipMember];
+      if (!bytes) throw new Error(`${pin.upstreamUrl} has no member ${pin.zipMember} (needed for ${pin.path})`);
+      return bytes;
+    },
+  };
+}
+
 /**
  * Syncs all pins. Verifies each file before it becomes visible (temp file + rename), so an
  * interrupted or refused sync never leaves a wrong file under its final name. Throws on the
@@ -58,22 +105,7 @@ export interface SyncResult {
 export async function syncRulesets(opts: SyncOptions): Promise<SyncResult> {
   const target = opts.target ?? filesDir;
   const result: SyncResult = { present: 0, copied: 0, downloaded: 0 };
-  const zips = new Map<string, Record<string, Uint8Array>>();
-  const doFetch = opts.fetch ?? fetch;
-
-  async function fromUpstream(pin: Pin): Promise<Uint8Array> {
-    if (!pin.zipMember) return download(doFetch, pin.upstreamUrl);
-    let members = zips.get(pin.upstreamUrl);
-    if (!members) {
-      // Zips are small (< 1 MB); unpacking once serves all members pinned from it.
-      members = unzipSync(await download(doFetch, pin.upstreamUrl));
-      zips.set(pin.upstreamUrl, members);
-    }
-    const bytes = members[pin.zipMember];
-    if (!bytes) throw new Error(`${pin.upstreamUrl} has no member ${pin.zipMember} (needed for ${pin.path})`);
-    return bytes;
-  }
-
+  const reader = pinReader(opts.mirror, opts.fetch ?? fetch);
   for (const pin of opts.pins ?? allPins) {
     const dest = join(target, pin.path);
     if (existsSync(dest) && sha256(readFileSync(dest)) === pin.sha256) {
@@ -81,22 +113,11 @@ export async function syncRulesets(opts: SyncOptions): Promise<SyncResult> {
       opts.onFile?.(pin, "present");
       continue;
     }
-    let bytes: Uint8Array;
-    let from: string;
-    let action: SyncAction;
-    if (opts.mirror) {
-      from = join(opts.mirror, pin.path);
-      if (!existsSync(from)) throw new Error(`mirror ${opts.mirror} lacks pinned file ${pin.path}`);
-      bytes = readFileSync(from);
-      action = "copied";
-    } else {
-      from = pin.zipMember ? `${pin.upstreamUrl}!/${pin.zipMember}` : pin.upstreamUrl;
-      bytes = await fromUpstream(pin);
-      action = "downloaded";
-    }
+    const bytes = await reader.read(pin);
     const actual = sha256(bytes);
-    if (actual !== pin.sha256) throw new HashMismatchError(pin.path, pin.sha256, actual, from);
+    if (actual !== pin.sha256) throw new HashMismatchError(pin.path, pin.sha256, actual, reader.describe(pin));
     writeAtomically(dest, bytes);
+    const action = reader.kind === "mirror" ? "copied" : "downloaded";
     result[action]++;
     opts.onFile?.(pin, action);
   }

@@ -1,0 +1,74 @@
+import { desc, eq } from "drizzle-orm";
+import type { Db } from "../db/connection";
+import { driftChecks } from "../db/schema";
+import { pins as allPins, type Pin } from "./pins";
+import { sha256, type PinReader } from "./sync";
+import type { ArtifactRow } from "./seal";
+
+export interface DriftSummary {
+  checked: number;
+  matched: number;
+  mismatched: Pin[];
+  failed: { pin: Pin; error: string }[];
+}
+
+/**
+ * Compares every pinned file with its source and records each outcome. A mismatch is logged and
+ * kept in history; it never changes what runs (the pinned bytes stay the truth).
+ */
+export async function runDriftCheck(db: Db, now: () => Date, reader: PinReader, pins: readonly Pin[] = allPins): Promise<DriftSummary> {
+  const summary: DriftSummary = { checked: 0, matched: 0, mismatched: [], failed: [] };
+  for (const pin of pins) {
+    const base = { key: pin.key, version: pin.version, path: pin.path, source: reader.describe(pin), expectedSha256: pin.sha256 };
+    let row: typeof driftChecks.$inferInsert;
+    try {
+      const actual = sha256(await reader.read(pin));
+      const outcome = actual === pin.sha256 ? "match" : "mismatch";
+      row = { ...base, checkedAt: now().toISOString(), actualSha256: actual, outcome };
+      if (outcome === "match") summary.matched++;
+      else {
+        summary.mismatched.push(pin);
+        console.error(JSON.stringify({ level: "warn", event: "ruleset-drift", path: pin.path, expected: pin.sha256, actual, source: base.source }));
+      }
+    } catch (error) {
+      row = { ...base, checkedAt: now().toISOString(), outcome: "error", detail: (error as Error).message };
+      summary.failed.push({ pin, error: (error as Error).message });
+    }
+    db.insert(driftChecks).values(row).run();
+    summary.checked++;
+  }
+  return summary;
+}
+
+export type LatestCheck = { outcome: "match" | "mismatch" | "error"; checkedAt: string; source: string };
+
+/** The newest check of every file that has one. */
+export function latestChecks(db: Db): Map<string, LatestCheck> {
+  const latest = new Map<string, LatestCheck>();
+  for (const row of db.select().from(driftChecks).orderBy(desc(driftChecks.checkedAt), desc(driftChecks.id)).all()) {
+    if (!latest.has(row.path)) latest.set(row.path, { outcome: row.outcome, checkedAt: row.checkedAt, source: row.source });
+  }
+  return latest;
+}
+
+export function checkHistory(db: Db, path: string) {
+  return db.select().from(driftChecks).where(eq(driftChecks.path, path)).orderBy(desc(driftChecks.checkedAt)).all();
+}
+
+/**
+ * `driftCheckedAt` of a verdict: only when every pinned file of every artifact that judged (the
+ * entry and everything it includes or imports) matched on its newest check; the oldest of those
+ * check times, as a lower bound.
+ */
+export function driftCheckedAt(latest: Map<string, LatestCheck>, rows: readonly ArtifactRow[], pins: readonly Pin[] = allPins): string | undefined {
+  let oldest: string | undefined;
+  for (const row of rows) {
+    const files = pins.filter((p) => p.key === row.key && p.version === row.version);
+    for (const file of files) {
+      const check = latest.get(file.path);
+      if (!check || check.outcome !== "match") return undefined;
+      if (oldest === undefined || check.checkedAt < oldest) oldest = check.checkedAt;
+    }
+  }
+  return oldest;
+}
