@@ -5,6 +5,7 @@ import { AbuseThrottle } from "../accounts/abuse-throttle";
 import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
 import { ValidationPool } from "../validation/pool";
+import { RulesetLifecycle } from "../rulesets/lifecycle";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -34,12 +35,14 @@ export interface Deps {
   throttle: AbuseThrottle;
   admission: Admission;
   metrics: Metrics;
+  /** Which ruleset versions serve on which day (tests inject their own version table). */
+  lifecycle: RulesetLifecycle;
   /** The validation workers, started on first use (or by `serve` at start, to warm them). */
   validation(): ValidationPool;
   close(): void;
 }
 
-export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}): Deps {
+export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}, lifecycle = new RulesetLifecycle()): Deps {
   const merged = { ...DEFAULT_API_CONFIG, ...config };
   let pool: ValidationPool | undefined;
   return {
@@ -51,6 +54,7 @@ export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig
     throttle: new AbuseThrottle(),
     admission: new Admission({ concurrency: merged.engineConcurrency, maxQueue: merged.engineMaxQueue }),
     metrics: new Metrics(),
+    lifecycle,
     validation: () => (pool ??= new ValidationPool(merged.engineConcurrency)),
     close: () => pool?.close(),
   };

@@ -1,5 +1,5 @@
 import { pins, versionFacts } from "./pins";
-import { latestVersion } from "./resolve";
+import type { RulesetLifecycle } from "./lifecycle";
 import type { ArtifactRow } from "./seal";
 
 type Tier = "conformance-verified" | "builder-round-trip" | "xsd-structural" | null;
@@ -56,10 +56,11 @@ export function catalogueArtifacts(): ArtifactRow[] {
   return pins.filter((p) => p.role === "entry").map((p) => ({ key: p.key, version: p.version, fileSha256: p.sha256 }));
 }
 
-export function buildCatalogue() {
+/** The catalogue as it stands on `day` (YYYY-MM-DD): what latest serves, what is retained, what is announced. */
+export function buildCatalogue(lifecycle: RulesetLifecycle, day: string) {
   const rulesets = FAMILIES.map((family) => {
-    const version = latestVersion(family.versionKey);
-    const facts = versionFacts(family.versionKey, version)!;
+    const latest = lifecycle.latest(family.versionKey, day);
+    const facts = versionFacts(family.versionKey, latest.version)!;
     return {
       format: family.format,
       label: family.label,
@@ -67,8 +68,8 @@ export function buildCatalogue() {
       authority: facts.authority,
       region: facts.region,
       specVersion: facts.specVersion,
-      rulesetVersion: version,
-      rulesetArtefact: `${family.versionKey} ${version} (${facts.sourceRepo}${facts.sourceTag ? ` ${facts.sourceTag}` : ""})`,
+      rulesetVersion: latest.version,
+      rulesetArtefact: `${family.versionKey} ${latest.version} (${facts.sourceRepo}${facts.sourceTag ? ` ${facts.sourceTag}` : ""})`,
       versionKey: family.versionKey,
       verificationTier: family.verificationTier,
       rulesProvenance: family.rulesProvenance,
@@ -76,8 +77,24 @@ export function buildCatalogue() {
       releaseDate: /^\d{4}-\d{2}-\d{2}$/.test(facts.releaseDate ?? "") ? facts.releaseDate : null,
       repo: facts.sourceRepo,
       tag: facts.sourceTag,
-      retained: [] as unknown[],
+      retained: lifecycle.retained(family.versionKey, day).map((r) => ({
+        version: r.version,
+        releaseDate: r.releaseDate,
+        servingFrom: r.servingFrom,
+        retainedUntil: r.retainedUntil,
+        supersededMandatoryOn: r.supersededMandatoryOn,
+      })),
     };
   });
-  return { rulesets, channels: CHANNELS, scheduledChanges: [] as unknown[], artifacts: catalogueArtifacts() };
+  const scheduledChanges = lifecycle.scheduled(day).map(({ from, to }) => ({
+    versionKey: to.key,
+    formats: to.formats.length ? to.formats : [...new Set(FAMILIES.filter((f) => f.versionKey === to.key).map((f) => f.format))],
+    capabilities: to.capabilities,
+    from: from.version,
+    to: to.version,
+    effectiveOn: to.servingFrom,
+    noticePublishedOn: to.noticePublishedOn,
+    retiredOn: null,
+  }));
+  return { rulesets, channels: CHANNELS, scheduledChanges, artifacts: catalogueArtifacts() };
 }

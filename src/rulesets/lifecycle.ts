@@ -99,12 +99,13 @@ export class RulesetLifecycle {
     return this.byKey.get(key)?.find((r) => r.version === version);
   }
 
-  /** The newest version serving on `day`. */
+  /**
+   * The newest version serving on `day`. A key's first pinned version serves from the start: there
+   * is nothing older to serve, whatever its stated date.
+   */
   latest(key: string, day: string): Lifecycle {
-    const serving = this.versionsOf(key).filter((r) => r.servingFrom <= day);
-    const newest = serving.at(-1);
-    if (!newest) throw new Error(`no version of ruleset '${key}' serves on ${day}`);
-    return newest;
+    const rows = this.versionsOf(key);
+    return rows.filter((r) => r.servingFrom <= day).at(-1) ?? rows[0];
   }
 
   /**
@@ -123,7 +124,7 @@ export class RulesetLifecycle {
 
   /** Whether an exact pin of this version resolves on `day`. */
   pinReachable(row: Lifecycle, day: string): boolean {
-    if (row.servingFrom > day) return false;
+    if (row.servingFrom > day) return this.latest(row.key, day) === row;
     return row.retainedUntil === null || day <= row.retainedUntil || this.latest(row.key, day) === row;
   }
 

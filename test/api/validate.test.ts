@@ -117,10 +117,10 @@ describe("POST /v1/validate: what is not an invoice", () => {
     expect((await envelope(empty)).error.code).toBe("VALIDATION_ERROR");
     const json = await validate("{}", "application/json");
     expect(json.status).toBe(415);
-    const bare = await validate(minimalPdf(), "application/pdf");
+    const bare = await validate(minimalPdf() as BodyInit, "application/pdf");
     expect(bare.status).toBe(400);
     expect((await envelope(bare)).error.message).toContain("factur-x.xml");
-    const truncated = await validate(minimalPdf().slice(0, 40), "application/octet-stream");
+    const truncated = await validate(minimalPdf().slice(0, 40) as BodyInit, "application/octet-stream");
     expect(truncated.status).toBe(400);
   });
 });

@@ -29,7 +29,7 @@ export interface Harness {
 /** A real server on a free loopback port over an in-memory database. */
 export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>; routes?: RouteDef[]; dbPath?: string } = {}): Harness {
   const store = openStore(options.dbPath ?? ":memory:");
-  const clock = new TestClock(options.now ?? new Date("2026-03-10T12:00:00Z"));
+  const clock = new TestClock(options.now ?? new Date("2026-11-22T12:00:00Z"));
   const deps = createDeps(store, clock.read, options.config);
   const app = createApp(deps, options.routes ?? []).listen({ port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${app.server!.port}`;

@@ -36,13 +36,25 @@ const Catalogue = Type.Object(
       }),
     ),
     channels: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), description: Type.String() })),
-    scheduledChanges: Type.Array(Type.Object({}, { additionalProperties: true })),
+    scheduledChanges: Type.Array(
+      Type.Object({
+        versionKey: Type.String(),
+        formats: Type.Array(Type.String()),
+        capabilities: Type.Array(Type.String()),
+        from: Type.String(),
+        to: Type.String(),
+        effectiveOn: Type.String(),
+        noticePublishedOn: nullableString,
+        retiredOn: nullableString,
+      }),
+    ),
     artifacts: Type.Array(ArtifactRowSchema, { description: "every {key, version, fileSha256} that can appear in a seal" }),
   },
   { title: "RulesetCatalogue" },
 );
 
-let cached: { body: string } | undefined;
+/** The catalogue changes only with the date; one rendering per day serves every caller. */
+let cached: { day: string; body: string } | undefined;
 
 export const rulesetsRoute = defineRoute({
   method: "GET",
@@ -57,7 +69,8 @@ export const rulesetsRoute = defineRoute({
     response: { data: Catalogue },
   },
   handle(ctx) {
-    cached ??= { body: JSON.stringify({ success: true, data: buildCatalogue() }) };
+    const day = ctx.deps.clock().toISOString().slice(0, 10);
+    if (cached?.day !== day) cached = { day, body: JSON.stringify({ success: true, data: buildCatalogue(ctx.deps.lifecycle, day) }) };
     ctx.headers.set("cache-control", "public, max-age=300");
     return new Response(cached.body, { headers: { "content-type": "application/json; charset=utf-8" } });
   },
