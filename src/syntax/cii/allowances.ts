@@ -1,0 +1,80 @@
+// Allowances and charges, document level (BG-20, BG-21) and line level (BG-27, BG-28): one CII
+// element, `ram:SpecifiedTradeAllowanceCharge`, told apart by its charge indicator. Only document
+// level ones carry a VAT category.
+
+import type { Element } from "@xmldom/xmldom";
+import type { AllowanceChargeTerms, DocumentAllowanceCharge } from "../../model/index.ts";
+import type { Contribution, Header } from "./context.ts";
+import { all, indicator as readIndicator, text } from "./dom.ts";
+import { group, indicator, leaf, type XmlNode } from "./node.ts";
+
+/** Terms of amount, base, percentage, reason, reason code (and VAT category, rate at document level). */
+type Terms = readonly [string, string, string, string, string, string?, string?];
+
+export const ALLOWANCE_TERMS = {
+  documentAllowance: ["BT-92", "BT-93", "BT-94", "BT-97", "BT-98", "BT-95", "BT-96"],
+  documentCharge: ["BT-99", "BT-100", "BT-101", "BT-104", "BT-105", "BT-102", "BT-103"],
+  lineAllowance: ["BT-136", "BT-137", "BT-138", "BT-139", "BT-140"],
+  lineCharge: ["BT-141", "BT-142", "BT-143", "BT-144", "BT-145"],
+} as const satisfies Record<string, Terms>;
+
+function readTerms(e: Element): AllowanceChargeTerms {
+  return {
+    amount: text(e, "ram:ActualAmount") ?? "",
+    baseAmount: text(e, "ram:BasisAmount"),
+    percentage: text(e, "ram:CalculationPercent"),
+    reason: text(e, "ram:Reason"),
+    reasonCode: text(e, "ram:ReasonCode"),
+  };
+}
+
+/** Splits the allowance-charge elements under `parent` into allowances and charges. */
+export function readAllowanceCharges(parent: Element | undefined): { allowances: Element[]; charges: Element[] } {
+  const items = all(parent, "ram:SpecifiedTradeAllowanceCharge");
+  return {
+    allowances: items.filter((e) => readIndicator(e, "ram:ChargeIndicator") === false),
+    charges: items.filter((e) => readIndicator(e, "ram:ChargeIndicator") === true),
+  };
+}
+
+export const readLineAllowanceCharge = readTerms;
+
+function readDocumentAllowanceCharge(e: Element): DocumentAllowanceCharge {
+  return {
+    ...readTerms(e),
+    vatCategoryCode: text(e, "ram:CategoryTradeTax/ram:CategoryCode") ?? "",
+    vatRate: text(e, "ram:CategoryTradeTax/ram:RateApplicablePercent"),
+  };
+}
+
+export function writeAllowanceCharge(
+  a: AllowanceChargeTerms & Partial<Pick<DocumentAllowanceCharge, "vatCategoryCode" | "vatRate">>,
+  isCharge: boolean,
+  [amount, base, percentage, reason, reasonCode, category, rate]: Terms,
+): XmlNode | undefined {
+  return group(
+    "ram:SpecifiedTradeAllowanceCharge",
+    indicator("ram:ChargeIndicator", isCharge),
+    leaf("ram:CalculationPercent", a.percentage, percentage),
+    leaf("ram:BasisAmount", a.baseAmount, base),
+    leaf("ram:ActualAmount", a.amount, amount),
+    leaf("ram:ReasonCode", a.reasonCode, reasonCode),
+    leaf("ram:Reason", a.reason, reason),
+    a.vatCategoryCode !== undefined &&
+      group("ram:CategoryTradeTax", leaf("ram:TypeCode", "VAT"), leaf("ram:CategoryCode", a.vatCategoryCode, category), leaf("ram:RateApplicablePercent", a.vatRate, rate)),
+  );
+}
+
+export function readDocumentAllowanceCharges(h: Header): { allowances: DocumentAllowanceCharge[]; charges: DocumentAllowanceCharge[] } {
+  const { allowances, charges } = readAllowanceCharges(h.settlement);
+  return { allowances: allowances.map(readDocumentAllowanceCharge), charges: charges.map(readDocumentAllowanceCharge) };
+}
+
+export function writeDocumentAllowanceCharges(allowances: DocumentAllowanceCharge[], charges: DocumentAllowanceCharge[]): Contribution {
+  return {
+    settlement: [
+      ...allowances.map((a) => writeAllowanceCharge(a, false, ALLOWANCE_TERMS.documentAllowance)),
+      ...charges.map((c) => writeAllowanceCharge(c, true, ALLOWANCE_TERMS.documentCharge)),
+    ],
+  };
+}

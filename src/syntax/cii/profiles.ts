@@ -1,0 +1,39 @@
+// The CII targets we write: D16B (plain CII, XRechnung) and the five Factur-X 1.09 (D22B) profiles.
+// What each carries, and in which order, is the schema table generated from its XSD (schemas.ts);
+// this file names the targets and finds the one a source document was written for.
+
+import { profileRuleFor } from "../detect.ts";
+import type { SchemaTable } from "./schemas.gen.ts";
+import { SCHEMAS } from "./schemas.ts";
+
+export const FACTURX_PROFILES = ["minimum", "basicwl", "basic", "en16931", "extended"] as const;
+export type FacturxProfile = (typeof FACTURX_PROFILES)[number];
+
+export type CiiTarget = { version: "D16B" } | { version: "D22B"; profile: FacturxProfile };
+
+export interface TargetFacts {
+  schema: SchemaTable;
+  /** Schema id of src/validation/xsd.ts that judges the written document. */
+  xsd: "cii-d16b" | `facturx-${FacturxProfile}`;
+}
+
+export function targetFacts(target: CiiTarget): TargetFacts {
+  if (target.version === "D16B") return { schema: SCHEMAS.D16B, xsd: "cii-d16b" };
+  return { schema: SCHEMAS[target.profile], xsd: `facturx-${target.profile}` };
+}
+
+/**
+ * The target a document declares by its guideline id (BT-24): Factur-X / ZUGFeRD levels are D22B;
+ * everything else (EN 16931, XRechnung, Peppol, national CIUS) is D16B, except that the bare
+ * EN 16931 id inside a hybrid PDF is the Factur-X EN16931 level.
+ */
+export function targetOf(guidelineId: string, options: { hybrid?: boolean } = {}): CiiTarget {
+  const rule = profileRuleFor(guidelineId, "cii");
+  const profile = (options.hybrid && rule?.hybridProfile) || rule?.profile || "";
+  const level = profile.startsWith("facturx:") ? (profile.slice("facturx:".length) as FacturxProfile) : undefined;
+  return level && FACTURX_PROFILES.includes(level) ? { version: "D22B", profile: level } : { version: "D16B" };
+}
+
+export function targetLabel(target: CiiTarget): string {
+  return target.version === "D16B" ? "D16B" : `D22B ${target.profile}`;
+}

@@ -1,0 +1,38 @@
+// CII (D16B CrossIndustryInvoice and the Factur-X / ZUGFeRD D22B profiles) to the EN 16931 model.
+// Each concept file reads its own terms; this only parses and puts the invoice together.
+
+import type { Invoice } from "../../model/index.ts";
+import { readDocumentAllowanceCharges } from "./allowances.ts";
+import { headerOf } from "./context.ts";
+import { readDelivery, readInvoicingPeriod } from "./delivery.ts";
+import { readDocument } from "./document.ts";
+import { parseCii } from "./dom.ts";
+import { readLines } from "./lines.ts";
+import { readBuyer, readPayee, readSeller, readTaxRepresentative } from "./party.ts";
+import { readPayment } from "./payment.ts";
+import { readReferences } from "./references.ts";
+import { readTax } from "./tax.ts";
+import { readTotals } from "./totals.ts";
+
+export { CiiReadError } from "./dom.ts";
+
+/** Reads a CII invoice or credit note; throws `CiiReadError` on DOCTYPEs, malformed XML or another root. */
+export function readCii(xml: string | Uint8Array): Invoice {
+  const h = headerOf(parseCii(xml));
+  const document = readDocument(h);
+  return {
+    ...document,
+    ...readTax(h),
+    ...readReferences(h),
+    ...readPayment(h),
+    ...readDocumentAllowanceCharges(h),
+    seller: readSeller(h),
+    buyer: readBuyer(h),
+    payee: readPayee(h),
+    taxRepresentative: readTaxRepresentative(h),
+    delivery: readDelivery(h),
+    invoicingPeriod: readInvoicingPeriod(h),
+    totals: readTotals(h, document.currencyCode, document.taxCurrencyCode),
+    lines: readLines(h),
+  };
+}

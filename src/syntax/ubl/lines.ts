@@ -1,0 +1,134 @@
+// Invoice lines (BG-25..BG-32) <-> cac:InvoiceLine / cac:CreditNoteLine, with sub-lines
+// (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively.
+
+import type { InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
+import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
+import { isCharge, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
+import { readPeriod, writePeriod } from "./delivery.ts";
+import { INVOICED_OBJECT_CODE } from "./references.ts";
+import { readTaxCategory, writeTaxCategory } from "./tax.ts";
+import { readIdentifier, writeAmount, writeIdentifier } from "./values.ts";
+import { ubl, type Element, type KindNames } from "./vocabulary.ts";
+
+function readItem(el: Element | undefined): Item {
+  if (!el) return { name: "", classifications: [], attributes: [] };
+  return {
+    name: ubl.text(el, "cbc:Name") ?? "",
+    description: ubl.text(el, "cbc:Description"),
+    sellerId: ubl.text(el, "cac:SellersItemIdentification/cbc:ID"),
+    buyerId: ubl.text(el, "cac:BuyersItemIdentification/cbc:ID"),
+    standardId: readIdentifier(el, "cac:StandardItemIdentification/cbc:ID"),
+    classifications: ubl.all(el, "cac:CommodityClassification/cbc:ItemClassificationCode").map((c) => ({
+      code: c.textContent?.trim() ?? "",
+      listId: c.getAttribute("listID") ?? "",
+      listVersionId: c.getAttribute("listVersionID") || undefined,
+    })),
+    originCountry: ubl.text(el, "cac:OriginCountry/cbc:IdentificationCode"),
+    attributes: ubl.all(el, "cac:AdditionalItemProperty").map((p) => ({
+      name: ubl.text(p, "cbc:Name") ?? "",
+      value: ubl.text(p, "cbc:Value") ?? "",
+    })),
+  };
+}
+
+function writeItem(item: Item, vat: InvoiceLine["vat"]): XmlNode {
+  return always(
+    "cac:Item",
+    leaf("cbc:Description", item.description),
+    leaf("cbc:Name", item.name),
+    group("cac:BuyersItemIdentification", leaf("cbc:ID", item.buyerId)),
+    group("cac:SellersItemIdentification", leaf("cbc:ID", item.sellerId)),
+    group("cac:StandardItemIdentification", writeIdentifier("cbc:ID", item.standardId)),
+    group("cac:OriginCountry", leaf("cbc:IdentificationCode", item.originCountry)),
+    item.classifications.map((c) =>
+      always(
+        "cac:CommodityClassification",
+        leaf("cbc:ItemClassificationCode", c.code, { listID: c.listId || undefined, listVersionID: c.listVersionId }),
+      ),
+    ),
+    writeTaxCategory("cac:ClassifiedTaxCategory", { code: vat.categoryCode, rate: vat.rate }),
+    item.attributes.map((a) => always("cac:AdditionalItemProperty", leaf("cbc:Name", a.name), leaf("cbc:Value", a.value))),
+  );
+}
+
+// The price discount (BT-147) and gross price (BT-148) ride on an allowance inside cac:Price.
+function readPrice(el: Element | undefined): PriceDetails {
+  if (!el) return { netPrice: "" };
+  const discount = ubl.all(el, "cac:AllowanceCharge").find((ac) => !isCharge(ac));
+  return {
+    netPrice: ubl.text(el, "cbc:PriceAmount") ?? "",
+    discount: discount && ubl.text(discount, "cbc:Amount"),
+    grossPrice: discount && ubl.text(discount, "cbc:BaseAmount"),
+    baseQuantity: ubl.text(el, "cbc:BaseQuantity"),
+    baseQuantityUnitCode: ubl.attr(el, "cbc:BaseQuantity", "unitCode"),
+  };
+}
+
+// Sub-lines (XRechnung) may have no price; the reader gives an empty net price then.
+function writePrice(price: PriceDetails, currency: string): XmlNode | undefined {
+  if (price.netPrice === "") return undefined;
+  const hasDiscount = price.discount !== undefined || price.grossPrice !== undefined;
+  return always(
+    "cac:Price",
+    writeAmount("cbc:PriceAmount", price.netPrice, currency),
+    leaf("cbc:BaseQuantity", price.baseQuantity, { unitCode: price.baseQuantityUnitCode }),
+    hasDiscount &&
+      always(
+        "cac:AllowanceCharge",
+        leaf("cbc:ChargeIndicator", "false"),
+        // Amount is mandatory in UBL; a gross price alone means no discount.
+        writeAmount("cbc:Amount", price.discount ?? "0", currency),
+        writeAmount("cbc:BaseAmount", price.grossPrice, currency),
+      ),
+  );
+}
+
+export function readLine(el: Element, names: KindNames): InvoiceLine {
+  // The EN binding names no type code for BT-128; Peppol requires 130. Either way it is BT-128.
+  const objectRef = ubl.all(el, "cac:DocumentReference").find((r) => {
+    const code = ubl.text(r, "cbc:DocumentTypeCode");
+    return code === undefined || code === INVOICED_OBJECT_CODE;
+  });
+  const category = readTaxCategory(ubl.one(el, "cac:Item/cac:ClassifiedTaxCategory"));
+  const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names));
+  return {
+    id: ubl.text(el, "cbc:ID") ?? "",
+    note: ubl.text(el, "cbc:Note"),
+    objectId: objectRef && readIdentifier(objectRef, "cbc:ID"),
+    quantity: ubl.text(el, names.quantity) ?? "",
+    unitCode: ubl.attr(el, names.quantity, "unitCode") ?? "",
+    netAmount: ubl.text(el, "cbc:LineExtensionAmount") ?? "",
+    orderLineReference: ubl.text(el, "cac:OrderLineReference/cbc:LineID"),
+    buyerAccountingReference: ubl.text(el, "cbc:AccountingCost"),
+    period: readPeriod(ubl.one(el, "cac:InvoicePeriod")),
+    ...readLineAllowanceCharges(el),
+    price: readPrice(ubl.one(el, "cac:Price")),
+    vat: { categoryCode: category.code, rate: category.rate },
+    item: readItem(ubl.one(el, "cac:Item")),
+    ...(subLines.length > 0 && { subLines }),
+  };
+}
+
+/**
+ * One line, elements in the order InvoiceLine and CreditNoteLine share for what we write (they
+ * differ only around TaxTotal, which lines never carry here).
+ */
+export function writeLine(line: InvoiceLine, names: KindNames, currency: string, elementName = names.line): XmlNode {
+  return always(
+    elementName,
+    leaf("cbc:ID", line.id),
+    leaf("cbc:Note", line.note),
+    // Empty for sub-lines without a quantity (XRechnung allows that); the element is optional in UBL.
+    leaf(names.quantity, line.quantity || undefined, { unitCode: line.unitCode || undefined }),
+    writeAmount("cbc:LineExtensionAmount", line.netAmount, currency),
+    leaf("cbc:AccountingCost", line.buyerAccountingReference),
+    writePeriod(line.period),
+    group("cac:OrderLineReference", leaf("cbc:LineID", line.orderLineReference)),
+    line.objectId &&
+      always("cac:DocumentReference", writeIdentifier("cbc:ID", line.objectId), leaf("cbc:DocumentTypeCode", INVOICED_OBJECT_CODE)),
+    writeLineAllowanceCharges(line, currency),
+    writeItem(line.item, line.vat),
+    writePrice(line.price, currency),
+    (line.subLines ?? []).map((sub) => writeLine(sub, names, currency, names.subLine)),
+  );
+}
