@@ -37,22 +37,27 @@ export function elementChildren(parent: Element): Element[] {
   return out;
 }
 
-/** Lookups bound to one set of namespace prefixes. */
+/** Lookups bound to one set of namespace prefixes; an absent starting element finds nothing. */
 export interface Reader {
   /** Every element at the path below `from`, in document order. */
-  all(from: Element, path: string): Element[];
+  all(from: Element | undefined, path: string): Element[];
   /** The first element at the path, if any. */
-  one(from: Element, path: string): Element | undefined;
+  one(from: Element | undefined, path: string): Element | undefined;
   /** Trimmed text of the first element at the path; absent when missing or empty. */
-  text(from: Element, path: string): string | undefined;
+  text(from: Element | undefined, path: string): string | undefined;
   /** An attribute of the first element at the path; absent when missing or empty. */
-  attr(from: Element, path: string, name: string): string | undefined;
+  attr(from: Element | undefined, path: string, name: string): string | undefined;
 }
 
 /** Trimmed text content of an element; absent when empty. */
 export function textOf(element: Element | undefined): string | undefined {
   const value = element?.textContent?.trim();
   return value ? value : undefined;
+}
+
+/** Trimmed value of an attribute of an element; absent when missing or empty. */
+export function attrOf(element: Element | undefined, name: string): string | undefined {
+  return element?.getAttribute(name)?.trim() || undefined;
 }
 
 export function createReader(namespaces: Record<string, string>): Reader {
@@ -70,17 +75,17 @@ export function createReader(namespaces: Record<string, string>): Reader {
     }
     return parsed;
   };
-  const all = (from: Element, path: string): Element[] =>
+  const all = (from: Element | undefined, path: string): Element[] =>
     parsePath(path).reduce<Element[]>(
       (current, step) => current.flatMap((e) => elementChildren(e).filter((c) => c.localName === step.local && c.namespaceURI === step.uri)),
-      [from],
+      from ? [from] : [],
     );
-  const one = (from: Element, path: string) => all(from, path)[0];
+  const one = (from: Element | undefined, path: string) => all(from, path)[0];
   return {
     all,
     one,
     text: (from, path) => textOf(one(from, path)),
-    attr: (from, path, name) => one(from, path)?.getAttribute(name)?.trim() || undefined,
+    attr: (from, path, name) => attrOf(one(from, path), name),
   };
 }
 

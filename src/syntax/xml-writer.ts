@@ -9,6 +9,11 @@ export interface XmlNode {
   /** Text content of a leaf; a node has text or children, never both. */
   text?: string;
   children: XmlNode[];
+  /**
+   * The business term the element carries (`BT-27`, `BG-25`), for a binding that reports what a
+   * target could not hold; never written.
+   */
+  bt?: string;
 }
 
 export type XmlChild = XmlNode | undefined | false | readonly (XmlNode | undefined | false)[];
@@ -38,6 +43,11 @@ export function leaf(name: string, value: string | undefined, attributes?: Recor
   if (value === undefined) return undefined;
   const attrs = definedAttributes(attributes);
   return { name, text: value, children: [], ...(attrs && { attributes: attrs }) };
+}
+
+/** Labels a node with the business term it carries (`XmlNode.bt`); no term, or no node, leaves it as it is. */
+export function carrying<T extends XmlNode | undefined>(node: T, bt: string | undefined): T {
+  return node && bt ? { ...node, bt } : node;
 }
 
 /** Adds attributes to a node (namespace declarations on the root, for instance). */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { DOMParser, type Element } from "@xmldom/xmldom";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { decodeXml } from "../../src/syntax/decode.ts";
-import { NAMESPACES } from "../../src/syntax/cii/dom.ts";
+import { NAMESPACES } from "../../src/syntax/cii/vocabulary.ts";
 import { FACTURX_PROFILES, targetFacts, targetLabel, targetOf, type CiiTarget } from "../../src/syntax/cii/profiles.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
 import { writeCii } from "../../src/syntax/cii/write.ts";

@@ -2,11 +2,12 @@
 // element, `ram:SpecifiedTradeAllowanceCharge`, told apart by its charge indicator. Only document
 // level ones carry a VAT category.
 
-import type { Element } from "@xmldom/xmldom";
 import type { AllowanceChargeTerms, DocumentAllowanceCharge } from "../../model/index.ts";
+import { VAT_SCHEME } from "../values.ts";
+import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, indicator as readIndicator, text } from "./dom.ts";
-import { group, indicator, leaf, type XmlNode } from "./node.ts";
+import { readIndicator, term, writeIndicator } from "./values.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 /** Terms of amount, base, percentage, reason, reason code (and VAT category, rate at document level). */
 type Terms = readonly [string, string, string, string, string, string?, string?];
@@ -20,17 +21,17 @@ export const ALLOWANCE_TERMS = {
 
 function readTerms(e: Element): AllowanceChargeTerms {
   return {
-    amount: text(e, "ram:ActualAmount") ?? "",
-    baseAmount: text(e, "ram:BasisAmount"),
-    percentage: text(e, "ram:CalculationPercent"),
-    reason: text(e, "ram:Reason"),
-    reasonCode: text(e, "ram:ReasonCode"),
+    amount: cii.text(e, "ram:ActualAmount") ?? "",
+    baseAmount: cii.text(e, "ram:BasisAmount"),
+    percentage: cii.text(e, "ram:CalculationPercent"),
+    reason: cii.text(e, "ram:Reason"),
+    reasonCode: cii.text(e, "ram:ReasonCode"),
   };
 }
 
 /** Splits the allowance-charge elements under `parent` into allowances and charges. */
 export function readAllowanceCharges(parent: Element | undefined): { allowances: Element[]; charges: Element[] } {
-  const items = all(parent, "ram:SpecifiedTradeAllowanceCharge");
+  const items = cii.all(parent, "ram:SpecifiedTradeAllowanceCharge");
   return {
     allowances: items.filter((e) => readIndicator(e, "ram:ChargeIndicator") === false),
     charges: items.filter((e) => readIndicator(e, "ram:ChargeIndicator") === true),
@@ -42,8 +43,8 @@ export const readLineAllowanceCharge = readTerms;
 function readDocumentAllowanceCharge(e: Element): DocumentAllowanceCharge {
   return {
     ...readTerms(e),
-    vatCategoryCode: text(e, "ram:CategoryTradeTax/ram:CategoryCode") ?? "",
-    vatRate: text(e, "ram:CategoryTradeTax/ram:RateApplicablePercent"),
+    vatCategoryCode: cii.text(e, "ram:CategoryTradeTax/ram:CategoryCode") ?? "",
+    vatRate: cii.text(e, "ram:CategoryTradeTax/ram:RateApplicablePercent"),
   };
 }
 
@@ -54,14 +55,14 @@ export function writeAllowanceCharge(
 ): XmlNode | undefined {
   return group(
     "ram:SpecifiedTradeAllowanceCharge",
-    indicator("ram:ChargeIndicator", isCharge),
-    leaf("ram:CalculationPercent", a.percentage, percentage),
-    leaf("ram:BasisAmount", a.baseAmount, base),
-    leaf("ram:ActualAmount", a.amount, amount),
-    leaf("ram:ReasonCode", a.reasonCode, reasonCode),
-    leaf("ram:Reason", a.reason, reason),
+    writeIndicator("ram:ChargeIndicator", isCharge),
+    term("ram:CalculationPercent", a.percentage, percentage),
+    term("ram:BasisAmount", a.baseAmount, base),
+    term("ram:ActualAmount", a.amount, amount),
+    term("ram:ReasonCode", a.reasonCode, reasonCode),
+    term("ram:Reason", a.reason, reason),
     a.vatCategoryCode !== undefined &&
-      group("ram:CategoryTradeTax", leaf("ram:TypeCode", "VAT"), leaf("ram:CategoryCode", a.vatCategoryCode, category), leaf("ram:RateApplicablePercent", a.vatRate, rate)),
+      group("ram:CategoryTradeTax", term("ram:TypeCode", VAT_SCHEME), term("ram:CategoryCode", a.vatCategoryCode, category), term("ram:RateApplicablePercent", a.vatRate, rate)),
   );
 }
 

@@ -3,9 +3,8 @@
 // and payment terms, references over agreement, delivery and settlement), so each concept names
 // where its parts go and write.ts assembles them.
 
-import type { Element } from "@xmldom/xmldom";
-import { first } from "./dom.ts";
-import type { XmlNode } from "./node.ts";
+import type { XmlNode } from "../xml-writer.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 export interface Header {
   context?: Element;
@@ -17,14 +16,14 @@ export interface Header {
 }
 
 export function headerOf(root: Element): Header {
-  const transaction = first(root, "rsm:SupplyChainTradeTransaction");
+  const transaction = cii.one(root, "rsm:SupplyChainTradeTransaction");
   return {
-    context: first(root, "rsm:ExchangedDocumentContext"),
-    document: first(root, "rsm:ExchangedDocument"),
+    context: cii.one(root, "rsm:ExchangedDocumentContext"),
+    document: cii.one(root, "rsm:ExchangedDocument"),
     transaction,
-    agreement: first(transaction, "ram:ApplicableHeaderTradeAgreement"),
-    delivery: first(transaction, "ram:ApplicableHeaderTradeDelivery"),
-    settlement: first(transaction, "ram:ApplicableHeaderTradeSettlement"),
+    agreement: cii.one(transaction, "ram:ApplicableHeaderTradeAgreement"),
+    delivery: cii.one(transaction, "ram:ApplicableHeaderTradeDelivery"),
+    settlement: cii.one(transaction, "ram:ApplicableHeaderTradeSettlement"),
   };
 }
 

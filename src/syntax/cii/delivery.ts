@@ -1,18 +1,18 @@
 // Delivery information (BG-13, with the deliver-to address BG-15) and the invoicing period (BG-14).
 
 import type { Delivery, Period } from "../../model/index.ts";
-import type { Element } from "@xmldom/xmldom";
+import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { date, first, text, unlessEmpty } from "./dom.ts";
-import { date102, group, leaf, type XmlNode } from "./node.ts";
 import { ADDRESS_TERMS, readAddress, readPartyIds, writeAddress, writePartyId } from "./party.ts";
+import { readDate, term, unlessEmpty, writeDate } from "./values.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 export function readDelivery(h: Header): Delivery | undefined {
-  const party = first(h.delivery, "ram:ShipToTradeParty");
+  const party = cii.one(h.delivery, "ram:ShipToTradeParty");
   return unlessEmpty<Delivery>({
-    partyName: text(party, "ram:Name"),
+    partyName: cii.text(party, "ram:Name"),
     locationId: readPartyIds(party)[0],
-    actualDeliveryDate: date(h.delivery, "ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime"),
+    actualDeliveryDate: readDate(h.delivery, "ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime"),
     address: readAddress(party),
   });
 }
@@ -24,22 +24,22 @@ export function writeDelivery(d: Delivery | undefined): Contribution {
       group(
         "ram:ShipToTradeParty",
         writePartyId(d.locationId, "BT-71"),
-        leaf("ram:Name", d.partyName, "BT-70"),
+        term("ram:Name", d.partyName, "BT-70"),
         writeAddress(d.address, ADDRESS_TERMS.deliverTo),
       ),
-      group("ram:ActualDeliverySupplyChainEvent", date102("ram:OccurrenceDateTime", d.actualDeliveryDate, "BT-72")),
+      group("ram:ActualDeliverySupplyChainEvent", writeDate("ram:OccurrenceDateTime", d.actualDeliveryDate, "BT-72")),
     ],
   };
 }
 
 export function readPeriod(parent: Element | undefined): Period | undefined {
-  const p = first(parent, "ram:BillingSpecifiedPeriod");
-  return unlessEmpty({ startDate: date(p, "ram:StartDateTime"), endDate: date(p, "ram:EndDateTime") });
+  const p = cii.one(parent, "ram:BillingSpecifiedPeriod");
+  return unlessEmpty({ startDate: readDate(p, "ram:StartDateTime"), endDate: readDate(p, "ram:EndDateTime") });
 }
 
 export function writePeriod(p: Period | undefined, [start, end]: readonly [string, string]): XmlNode | undefined {
   if (!p) return undefined;
-  return group("ram:BillingSpecifiedPeriod", date102("ram:StartDateTime", p.startDate, start), date102("ram:EndDateTime", p.endDate, end));
+  return group("ram:BillingSpecifiedPeriod", writeDate("ram:StartDateTime", p.startDate, start), writeDate("ram:EndDateTime", p.endDate, end));
 }
 
 export const readInvoicingPeriod = (h: Header) => readPeriod(h.settlement);

@@ -3,9 +3,10 @@
 
 import type { DocumentKind, Note, ProcessControl } from "../../model/index.ts";
 import { CREDIT_NOTE_TYPE_CODES } from "../profiles.ts";
+import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, date, text } from "./dom.ts";
-import { date102, group, leaf } from "./node.ts";
+import { readDate, term, writeDate } from "./values.ts";
+import { cii } from "./vocabulary.ts";
 
 export interface DocumentTerms {
   kind: DocumentKind;
@@ -20,19 +21,19 @@ export interface DocumentTerms {
 }
 
 export function readDocument(h: Header): DocumentTerms {
-  const typeCode = text(h.document, "ram:TypeCode") ?? "";
+  const typeCode = cii.text(h.document, "ram:TypeCode") ?? "";
   return {
     kind: CREDIT_NOTE_TYPE_CODES.has(typeCode) ? "creditNote" : "invoice",
-    invoiceNumber: text(h.document, "ram:ID") ?? "",
-    issueDate: date(h.document, "ram:IssueDateTime") ?? "",
+    invoiceNumber: cii.text(h.document, "ram:ID") ?? "",
+    issueDate: readDate(h.document, "ram:IssueDateTime") ?? "",
     typeCode,
-    currencyCode: text(h.settlement, "ram:InvoiceCurrencyCode") ?? "",
-    taxCurrencyCode: text(h.settlement, "ram:TaxCurrencyCode"),
-    buyerReference: text(h.agreement, "ram:BuyerReference"),
-    notes: all(h.document, "ram:IncludedNote").map((n) => ({ text: text(n, "ram:Content") ?? "", subjectCode: text(n, "ram:SubjectCode") })),
+    currencyCode: cii.text(h.settlement, "ram:InvoiceCurrencyCode") ?? "",
+    taxCurrencyCode: cii.text(h.settlement, "ram:TaxCurrencyCode"),
+    buyerReference: cii.text(h.agreement, "ram:BuyerReference"),
+    notes: cii.all(h.document, "ram:IncludedNote").map((n) => ({ text: cii.text(n, "ram:Content") ?? "", subjectCode: cii.text(n, "ram:SubjectCode") })),
     processControl: {
-      businessProcessType: text(h.context, "ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID"),
-      specificationIdentifier: text(h.context, "ram:GuidelineSpecifiedDocumentContextParameter/ram:ID") ?? "",
+      businessProcessType: cii.text(h.context, "ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID"),
+      specificationIdentifier: cii.text(h.context, "ram:GuidelineSpecifiedDocumentContextParameter/ram:ID") ?? "",
     },
   };
 }
@@ -40,16 +41,16 @@ export function readDocument(h: Header): DocumentTerms {
 export function writeDocument(d: DocumentTerms): Contribution {
   return {
     context: [
-      group("ram:BusinessProcessSpecifiedDocumentContextParameter", leaf("ram:ID", d.processControl.businessProcessType, "BT-23")),
-      group("ram:GuidelineSpecifiedDocumentContextParameter", leaf("ram:ID", d.processControl.specificationIdentifier, "BT-24")),
+      group("ram:BusinessProcessSpecifiedDocumentContextParameter", term("ram:ID", d.processControl.businessProcessType, "BT-23")),
+      group("ram:GuidelineSpecifiedDocumentContextParameter", term("ram:ID", d.processControl.specificationIdentifier, "BT-24")),
     ],
     document: [
-      leaf("ram:ID", d.invoiceNumber, "BT-1"),
-      leaf("ram:TypeCode", d.typeCode, "BT-3"),
-      date102("ram:IssueDateTime", d.issueDate, "BT-2"),
-      ...d.notes.map((n) => group("ram:IncludedNote", leaf("ram:Content", n.text, "BT-22"), leaf("ram:SubjectCode", n.subjectCode, "BT-21"))),
+      term("ram:ID", d.invoiceNumber, "BT-1"),
+      term("ram:TypeCode", d.typeCode, "BT-3"),
+      writeDate("ram:IssueDateTime", d.issueDate, "BT-2"),
+      ...d.notes.map((n) => group("ram:IncludedNote", term("ram:Content", n.text, "BT-22"), term("ram:SubjectCode", n.subjectCode, "BT-21"))),
     ],
-    agreement: [leaf("ram:BuyerReference", d.buyerReference, "BT-10")],
-    settlement: [leaf("ram:TaxCurrencyCode", d.taxCurrencyCode, "BT-6"), leaf("ram:InvoiceCurrencyCode", d.currencyCode, "BT-5")],
+    agreement: [term("ram:BuyerReference", d.buyerReference, "BT-10")],
+    settlement: [term("ram:TaxCurrencyCode", d.taxCurrencyCode, "BT-6"), term("ram:InvoiceCurrencyCode", d.currencyCode, "BT-5")],
   };
 }

@@ -2,8 +2,8 @@
 // elements and attributes the target does not declare (or declares fewer times) are removed, and
 // every removal is reported with the business terms it carried.
 
+import type { XmlNode } from "../xml-writer.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
-import type { XmlNode } from "./node.ts";
 
 /** A model field the target could not carry. */
 export interface LostField {

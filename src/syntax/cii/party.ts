@@ -2,11 +2,13 @@
 // postal addresses and contacts. All are `ram:TradePartyType`; identifiers with a scheme go to
 // `ram:GlobalID`, those without to `ram:ID` (EN 16931 CII binding).
 
-import type { Element } from "@xmldom/xmldom";
 import type { Address, Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
+import { identifier } from "../values.ts";
+import { attrOf } from "../xml-reader.ts";
+import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, attr, first, text, unlessEmpty } from "./dom.ts";
-import { group, leaf, type XmlNode } from "./node.ts";
+import { term, unlessEmpty } from "./values.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 /** Business terms of one address, in the order line1, line2, line3, city, post code, subdivision, country. */
 export type AddressTerms = readonly [string, string, string, string, string, string, string];
@@ -19,16 +21,16 @@ export const ADDRESS_TERMS = {
 } as const satisfies Record<string, AddressTerms>;
 
 export function readAddress(party: Element | undefined): Address | undefined {
-  const a = first(party, "ram:PostalTradeAddress");
+  const a = cii.one(party, "ram:PostalTradeAddress");
   if (!a) return undefined;
   return {
-    line1: text(a, "ram:LineOne"),
-    line2: text(a, "ram:LineTwo"),
-    line3: text(a, "ram:LineThree"),
-    city: text(a, "ram:CityName"),
-    postCode: text(a, "ram:PostcodeCode"),
-    countrySubdivision: text(a, "ram:CountrySubDivisionName"),
-    countryCode: text(a, "ram:CountryID") ?? "",
+    line1: cii.text(a, "ram:LineOne"),
+    line2: cii.text(a, "ram:LineTwo"),
+    line3: cii.text(a, "ram:LineThree"),
+    city: cii.text(a, "ram:CityName"),
+    postCode: cii.text(a, "ram:PostcodeCode"),
+    countrySubdivision: cii.text(a, "ram:CountrySubDivisionName"),
+    countryCode: cii.text(a, "ram:CountryID") ?? "",
   };
 }
 
@@ -37,47 +39,47 @@ export function writeAddress(address: Address | undefined, bt: AddressTerms): Xm
   const [line1, line2, line3, city, postCode, subdivision, country] = bt;
   return group(
     "ram:PostalTradeAddress",
-    leaf("ram:PostcodeCode", address.postCode, postCode),
-    leaf("ram:LineOne", address.line1, line1),
-    leaf("ram:LineTwo", address.line2, line2),
-    leaf("ram:LineThree", address.line3, line3),
-    leaf("ram:CityName", address.city, city),
-    leaf("ram:CountryID", address.countryCode, country),
-    leaf("ram:CountrySubDivisionName", address.countrySubdivision, subdivision),
+    term("ram:PostcodeCode", address.postCode, postCode),
+    term("ram:LineOne", address.line1, line1),
+    term("ram:LineTwo", address.line2, line2),
+    term("ram:LineThree", address.line3, line3),
+    term("ram:CityName", address.city, city),
+    term("ram:CountryID", address.countryCode, country),
+    term("ram:CountrySubDivisionName", address.countrySubdivision, subdivision),
   );
 }
 
 /** The non-blank `ram:ID` and `ram:GlobalID` of a party, in document order. */
 export function readPartyIds(party: Element | undefined): Identifier[] {
-  return [...all(party, "ram:ID"), ...all(party, "ram:GlobalID")].map(identifier).filter((id) => id.value !== "");
+  return [...cii.all(party, "ram:ID"), ...cii.all(party, "ram:GlobalID")].map(identifierOf).filter((id) => id.value !== "");
 }
 
 export function writePartyId(id: Identifier | undefined, bt: string): XmlNode | undefined {
   if (!id) return undefined;
-  return id.scheme ? leaf("ram:GlobalID", id.value, bt, { schemeID: id.scheme }) : leaf("ram:ID", id.value, bt);
+  return id.scheme ? term("ram:GlobalID", id.value, bt, { schemeID: id.scheme }) : term("ram:ID", id.value, bt);
 }
 
-export function identifier(element: Element): Identifier {
-  const scheme = attr(element, "schemeID");
-  return { value: element.textContent?.trim() ?? "", ...(scheme && { scheme }) };
+/** The identifier an element holds, with its `schemeID`. */
+export function identifierOf(element: Element): Identifier {
+  return identifier(element.textContent?.trim() ?? "", attrOf(element, "schemeID"));
 }
 
 function optionalIdentifier(element: Element | undefined): Identifier | undefined {
-  return element && element.textContent?.trim() ? identifier(element) : undefined;
+  return element && element.textContent?.trim() ? identifierOf(element) : undefined;
 }
 
 const taxRegistration = (party: Element | undefined, scheme: string): string | undefined =>
-  all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => attr(id, "schemeID") === scheme)?.textContent?.trim() || undefined;
+  cii.all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => attrOf(id, "schemeID") === scheme)?.textContent?.trim() || undefined;
 
-const writeTaxRegistration = (value: string | undefined, scheme: "VA" | "FC", bt: string) =>
-  group("ram:SpecifiedTaxRegistration", leaf("ram:ID", value, bt, { schemeID: scheme }));
+const writeTaxRegistration = (value: string | undefined, scheme: "VA" | "FC", bt: string | undefined) =>
+  group("ram:SpecifiedTaxRegistration", term("ram:ID", value, bt, { schemeID: scheme }));
 
 function readContact(party: Element | undefined): Contact | undefined {
-  const c = first(party, "ram:DefinedTradeContact");
+  const c = cii.one(party, "ram:DefinedTradeContact");
   return unlessEmpty({
-    name: text(c, "ram:PersonName") ?? text(c, "ram:DepartmentName"),
-    telephone: text(c, "ram:TelephoneUniversalCommunication/ram:CompleteNumber"),
-    email: text(c, "ram:EmailURIUniversalCommunication/ram:URIID"),
+    name: cii.text(c, "ram:PersonName") ?? cii.text(c, "ram:DepartmentName"),
+    telephone: cii.text(c, "ram:TelephoneUniversalCommunication/ram:CompleteNumber"),
+    email: cii.text(c, "ram:EmailURIUniversalCommunication/ram:URIID"),
   });
 }
 
@@ -85,29 +87,92 @@ function writeContact(contact: Contact | undefined, [name, phone, email]: readon
   if (!contact) return undefined;
   return group(
     "ram:DefinedTradeContact",
-    leaf("ram:PersonName", contact.name, name),
-    group("ram:TelephoneUniversalCommunication", leaf("ram:CompleteNumber", contact.telephone, phone)),
-    group("ram:EmailURIUniversalCommunication", leaf("ram:URIID", contact.email, email)),
+    term("ram:PersonName", contact.name, name),
+    group("ram:TelephoneUniversalCommunication", term("ram:CompleteNumber", contact.telephone, phone)),
+    group("ram:EmailURIUniversalCommunication", term("ram:URIID", contact.email, email)),
   );
 }
 
-const electronicAddress = (party: Element | undefined) => optionalIdentifier(first(party, "ram:URIUniversalCommunication/ram:URIID"));
+const electronicAddress = (party: Element | undefined) => optionalIdentifier(cii.one(party, "ram:URIUniversalCommunication/ram:URIID"));
 
 const writeElectronicAddress = (id: Identifier | undefined, bt: string) =>
-  id && group("ram:URIUniversalCommunication", leaf("ram:URIID", id.value, bt, { schemeID: id.scheme }));
+  id && group("ram:URIUniversalCommunication", term("ram:URIID", id.value, bt, { schemeID: id.scheme }));
 
-const legalRegistration = (party: Element | undefined) => optionalIdentifier(first(party, "ram:SpecifiedLegalOrganization/ram:ID"));
+const legalRegistration = (party: Element | undefined) => optionalIdentifier(cii.one(party, "ram:SpecifiedLegalOrganization/ram:ID"));
+
+const writeLegalOrganization = (id: Identifier | undefined, bt: string, tradingName?: string, tradingNameBt?: string) =>
+  group(
+    "ram:SpecifiedLegalOrganization",
+    term("ram:ID", id?.value, bt, { schemeID: id?.scheme }),
+    term("ram:TradingBusinessName", tradingName, tradingNameBt),
+  );
+
+/** What the seller and buyer parties hold alike (and the seller's own terms, optional here). */
+type TradeParty = Omit<Buyer, "identifier"> & Partial<Pick<Seller, "additionalLegalInfo" | "taxRegistrationId">>;
+
+/** The business terms of a `TradeParty`'s elements, for seller or buyer. */
+interface TradePartyTerms {
+  id: string;
+  name: string;
+  description?: string;
+  legalId: string;
+  tradingName: string;
+  contact: readonly [string, string, string];
+  address: AddressTerms;
+  electronicAddress: string;
+  vatId: string;
+  taxRegistrationId?: string;
+}
+
+const SELLER_TERMS: TradePartyTerms = {
+  id: "BT-29",
+  name: "BT-27",
+  description: "BT-33",
+  legalId: "BT-30",
+  tradingName: "BT-28",
+  contact: ["BT-41", "BT-42", "BT-43"],
+  address: ADDRESS_TERMS.seller,
+  electronicAddress: "BT-34",
+  vatId: "BT-31",
+  taxRegistrationId: "BT-32",
+};
+
+const BUYER_TERMS: TradePartyTerms = {
+  id: "BT-46",
+  name: "BT-44",
+  legalId: "BT-47",
+  tradingName: "BT-45",
+  contact: ["BT-56", "BT-57", "BT-58"],
+  address: ADDRESS_TERMS.buyer,
+  electronicAddress: "BT-49",
+  vatId: "BT-48",
+};
+
+function writeTradeParty(name: string, p: TradeParty, ids: readonly (Identifier | undefined)[], t: TradePartyTerms): XmlNode | undefined {
+  return group(
+    name,
+    ids.map((id) => writePartyId(id, t.id)),
+    term("ram:Name", p.name, t.name),
+    term("ram:Description", p.additionalLegalInfo, t.description),
+    writeLegalOrganization(p.legalRegistrationId, t.legalId, p.tradingName, t.tradingName),
+    writeContact(p.contact, t.contact),
+    writeAddress(p.address, t.address),
+    writeElectronicAddress(p.electronicAddress, t.electronicAddress),
+    writeTaxRegistration(p.vatId, "VA", t.vatId),
+    writeTaxRegistration(p.taxRegistrationId, "FC", t.taxRegistrationId),
+  );
+}
 
 export function readSeller(h: Header): Seller {
-  const p = first(h.agreement, "ram:SellerTradeParty");
+  const p = cii.one(h.agreement, "ram:SellerTradeParty");
   return {
-    name: text(p, "ram:Name") ?? "",
-    tradingName: text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
+    name: cii.text(p, "ram:Name") ?? "",
+    tradingName: cii.text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
     identifiers: readPartyIds(p),
     legalRegistrationId: legalRegistration(p),
     vatId: taxRegistration(p, "VA"),
     taxRegistrationId: taxRegistration(p, "FC"),
-    additionalLegalInfo: text(p, "ram:Description"),
+    additionalLegalInfo: cii.text(p, "ram:Description"),
     electronicAddress: electronicAddress(p),
     address: readAddress(p) ?? { countryCode: "" },
     contact: readContact(p),
@@ -115,33 +180,14 @@ export function readSeller(h: Header): Seller {
 }
 
 export function writeSeller(s: Seller): Contribution {
-  return {
-    agreement: [
-      group(
-        "ram:SellerTradeParty",
-        s.identifiers.map((id) => writePartyId(id, "BT-29")),
-        leaf("ram:Name", s.name, "BT-27"),
-        leaf("ram:Description", s.additionalLegalInfo, "BT-33"),
-        group(
-          "ram:SpecifiedLegalOrganization",
-          leaf("ram:ID", s.legalRegistrationId?.value, "BT-30", { schemeID: s.legalRegistrationId?.scheme }),
-          leaf("ram:TradingBusinessName", s.tradingName, "BT-28"),
-        ),
-        writeContact(s.contact, ["BT-41", "BT-42", "BT-43"]),
-        writeAddress(s.address, ADDRESS_TERMS.seller),
-        writeElectronicAddress(s.electronicAddress, "BT-34"),
-        writeTaxRegistration(s.vatId, "VA", "BT-31"),
-        writeTaxRegistration(s.taxRegistrationId, "FC", "BT-32"),
-      ),
-    ],
-  };
+  return { agreement: [writeTradeParty("ram:SellerTradeParty", s, s.identifiers, SELLER_TERMS)] };
 }
 
 export function readBuyer(h: Header): Buyer {
-  const p = first(h.agreement, "ram:BuyerTradeParty");
+  const p = cii.one(h.agreement, "ram:BuyerTradeParty");
   return {
-    name: text(p, "ram:Name") ?? "",
-    tradingName: text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
+    name: cii.text(p, "ram:Name") ?? "",
+    tradingName: cii.text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
     identifier: readPartyIds(p)[0],
     legalRegistrationId: legalRegistration(p),
     vatId: taxRegistration(p, "VA"),
@@ -152,30 +198,13 @@ export function readBuyer(h: Header): Buyer {
 }
 
 export function writeBuyer(b: Buyer): Contribution {
-  return {
-    agreement: [
-      group(
-        "ram:BuyerTradeParty",
-        writePartyId(b.identifier, "BT-46"),
-        leaf("ram:Name", b.name, "BT-44"),
-        group(
-          "ram:SpecifiedLegalOrganization",
-          leaf("ram:ID", b.legalRegistrationId?.value, "BT-47", { schemeID: b.legalRegistrationId?.scheme }),
-          leaf("ram:TradingBusinessName", b.tradingName, "BT-45"),
-        ),
-        writeContact(b.contact, ["BT-56", "BT-57", "BT-58"]),
-        writeAddress(b.address, ADDRESS_TERMS.buyer),
-        writeElectronicAddress(b.electronicAddress, "BT-49"),
-        writeTaxRegistration(b.vatId, "VA", "BT-48"),
-      ),
-    ],
-  };
+  return { agreement: [writeTradeParty("ram:BuyerTradeParty", b, [b.identifier], BUYER_TERMS)] };
 }
 
 export function readPayee(h: Header): Payee | undefined {
-  const p = first(h.settlement, "ram:PayeeTradeParty");
+  const p = cii.one(h.settlement, "ram:PayeeTradeParty");
   if (!p) return undefined;
-  return { name: text(p, "ram:Name") ?? "", identifier: readPartyIds(p)[0], legalRegistrationId: legalRegistration(p) };
+  return { name: cii.text(p, "ram:Name") ?? "", identifier: readPartyIds(p)[0], legalRegistrationId: legalRegistration(p) };
 }
 
 export function writePayee(p: Payee | undefined): Contribution {
@@ -185,17 +214,17 @@ export function writePayee(p: Payee | undefined): Contribution {
       group(
         "ram:PayeeTradeParty",
         writePartyId(p.identifier, "BT-60"),
-        leaf("ram:Name", p.name, "BT-59"),
-        group("ram:SpecifiedLegalOrganization", leaf("ram:ID", p.legalRegistrationId?.value, "BT-61", { schemeID: p.legalRegistrationId?.scheme })),
+        term("ram:Name", p.name, "BT-59"),
+        writeLegalOrganization(p.legalRegistrationId, "BT-61"),
       ),
     ],
   };
 }
 
 export function readTaxRepresentative(h: Header): TaxRepresentative | undefined {
-  const p = first(h.agreement, "ram:SellerTaxRepresentativeTradeParty");
+  const p = cii.one(h.agreement, "ram:SellerTaxRepresentativeTradeParty");
   if (!p) return undefined;
-  return { name: text(p, "ram:Name") ?? "", vatId: taxRegistration(p, "VA") ?? "", address: readAddress(p) ?? { countryCode: "" } };
+  return { name: cii.text(p, "ram:Name") ?? "", vatId: taxRegistration(p, "VA") ?? "", address: readAddress(p) ?? { countryCode: "" } };
 }
 
 export function writeTaxRepresentative(t: TaxRepresentative | undefined): Contribution {
@@ -204,7 +233,7 @@ export function writeTaxRepresentative(t: TaxRepresentative | undefined): Contri
     agreement: [
       group(
         "ram:SellerTaxRepresentativeTradeParty",
-        leaf("ram:Name", t.name, "BT-62"),
+        term("ram:Name", t.name, "BT-62"),
         writeAddress(t.address, ADDRESS_TERMS.taxRepresentative),
         writeTaxRegistration(t.vatId, "VA", "BT-63"),
       ),

@@ -2,19 +2,35 @@
 // Each concept file reads its own terms; this only parses and puts the invoice together.
 
 import type { Invoice } from "../../model/index.ts";
+import { parseXml, type Element } from "../xml-reader.ts";
 import { readDocumentAllowanceCharges } from "./allowances.ts";
 import { headerOf } from "./context.ts";
 import { readDelivery, readInvoicingPeriod } from "./delivery.ts";
 import { readDocument } from "./document.ts";
-import { parseCii } from "./dom.ts";
 import { readLines } from "./lines.ts";
 import { readBuyer, readPayee, readSeller, readTaxRepresentative } from "./party.ts";
 import { readPayment } from "./payment.ts";
 import { readReferences } from "./references.ts";
 import { readTax } from "./tax.ts";
 import { readTotals } from "./totals.ts";
+import { NAMESPACES } from "./vocabulary.ts";
 
-export { CiiReadError } from "./dom.ts";
+export class CiiReadError extends Error {}
+
+/** The root of a CII document; refuses DOCTYPEs, malformed XML and other roots. */
+function parseCii(xml: string | Uint8Array): Element {
+  let root: Element | null;
+  try {
+    root = parseXml(xml).documentElement;
+  } catch (error) {
+    throw new CiiReadError((error as Error).message);
+  }
+  if (!root) throw new CiiReadError("not well-formed XML: no root element");
+  if (root.namespaceURI !== NAMESPACES.rsm || root.localName !== "CrossIndustryInvoice") {
+    throw new CiiReadError(`not a CII invoice: root {${root.namespaceURI}}${root.localName}`);
+  }
+  return root;
+}
 
 /** Reads a CII invoice or credit note; throws `CiiReadError` on DOCTYPEs, malformed XML or another root. */
 export function readCii(xml: string | Uint8Array): Invoice {

@@ -2,11 +2,13 @@
 // reference (BT-11..BT-19), preceding invoices (BG-3) and supporting documents (BG-24). The
 // `ram:AdditionalReferencedDocument` list holds three terms told apart by its type code.
 
-import type { Element } from "@xmldom/xmldom";
 import type { Identifier, PrecedingInvoiceReference, SupportingDocument } from "../../model/index.ts";
+import { identifier } from "../values.ts";
+import { attrOf } from "../xml-reader.ts";
+import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, attr, date, first, text } from "./dom.ts";
-import { formattedDate, group, leaf } from "./node.ts";
+import { readDate, term, writeDate } from "./values.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 /** UNTDID 1001 codes that the EN 16931 binding gives `ram:AdditionalReferencedDocument`. */
 const ADDITIONAL = { tender: "50", invoicedObject: "130", supporting: "916" } as const;
@@ -28,44 +30,60 @@ export interface ReferenceTerms {
   supportingDocuments: SupportingDocument[];
 }
 
-const issuerId = (parent: Element | undefined, path: string) => text(parent, `${path}/ram:IssuerAssignedID`);
+const issuerId = (parent: Element | undefined, path: string) => cii.text(parent, `${path}/ram:IssuerAssignedID`);
 
 export function readReferences(h: Header): ReferenceTerms {
-  const additional = all(h.agreement, "ram:AdditionalReferencedDocument");
-  const ofType = (code: string) => additional.filter((d) => (text(d, "ram:TypeCode") ?? ADDITIONAL.supporting) === code);
-  const invoicedObject = ofType(ADDITIONAL.invoicedObject)[0];
-  const objectId = text(invoicedObject, "ram:IssuerAssignedID");
-  const objectScheme = text(invoicedObject, "ram:ReferenceTypeCode");
+  const additional = cii.all(h.agreement, "ram:AdditionalReferencedDocument");
+  const ofType = (code: string) => additional.filter((d) => (cii.text(d, "ram:TypeCode") ?? ADDITIONAL.supporting) === code);
   return {
-    projectReference: text(h.agreement, "ram:SpecifiedProcuringProject/ram:ID"),
+    projectReference: cii.text(h.agreement, "ram:SpecifiedProcuringProject/ram:ID"),
     contractReference: issuerId(h.agreement, "ram:ContractReferencedDocument"),
     purchaseOrderReference: issuerId(h.agreement, "ram:BuyerOrderReferencedDocument"),
     salesOrderReference: issuerId(h.agreement, "ram:SellerOrderReferencedDocument"),
     receivingAdviceReference: issuerId(h.delivery, "ram:ReceivingAdviceReferencedDocument"),
     despatchAdviceReference: issuerId(h.delivery, "ram:DespatchAdviceReferencedDocument"),
-    tenderOrLotReference: text(ofType(ADDITIONAL.tender)[0], "ram:IssuerAssignedID"),
-    invoicedObjectId: objectId === undefined ? undefined : { value: objectId, ...(objectScheme && { scheme: objectScheme }) },
-    buyerAccountingReference: text(h.settlement, "ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID"),
-    precedingInvoices: all(h.settlement, "ram:InvoiceReferencedDocument").map((d) => ({
-      number: text(d, "ram:IssuerAssignedID") ?? "",
-      issueDate: date(d, "ram:FormattedIssueDateTime"),
+    tenderOrLotReference: cii.text(ofType(ADDITIONAL.tender)[0], "ram:IssuerAssignedID"),
+    invoicedObjectId: readInvoicedObject(h.agreement),
+    buyerAccountingReference: cii.text(h.settlement, "ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID"),
+    precedingInvoices: cii.all(h.settlement, "ram:InvoiceReferencedDocument").map((d) => ({
+      number: cii.text(d, "ram:IssuerAssignedID") ?? "",
+      issueDate: readDate(d, "ram:FormattedIssueDateTime"),
     })),
     supportingDocuments: ofType(ADDITIONAL.supporting).map(readSupportingDocument),
   };
 }
 
+/** The invoiced object identifier (BT-18 in the header, BT-128 on a line) under `parent`. */
+export function readInvoicedObject(parent: Element | undefined): Identifier | undefined {
+  const d = cii.all(parent, "ram:AdditionalReferencedDocument").find((e) => cii.text(e, "ram:TypeCode") === ADDITIONAL.invoicedObject);
+  const value = cii.text(d, "ram:IssuerAssignedID");
+  return value === undefined ? undefined : identifier(value, cii.text(d, "ram:ReferenceTypeCode"));
+}
+
+export function writeInvoicedObject(id: Identifier | undefined, bt: string, schemeBt: string): XmlNode | undefined {
+  return (
+    id &&
+    group(
+      "ram:AdditionalReferencedDocument",
+      term("ram:IssuerAssignedID", id.value, bt),
+      term("ram:TypeCode", ADDITIONAL.invoicedObject),
+      term("ram:ReferenceTypeCode", id.scheme, schemeBt),
+    )
+  );
+}
+
 function readSupportingDocument(d: Element): SupportingDocument {
-  const binary = first(d, "ram:AttachmentBinaryObject");
+  const binary = cii.one(d, "ram:AttachmentBinaryObject");
   const base64 = binary?.textContent?.trim();
   return {
-    reference: text(d, "ram:IssuerAssignedID") ?? "",
-    description: text(d, "ram:Name"),
-    externalUri: text(d, "ram:URIID"),
-    attachment: base64 ? { base64, mimeCode: attr(binary, "mimeCode") ?? "", filename: attr(binary, "filename") ?? "" } : undefined,
+    reference: cii.text(d, "ram:IssuerAssignedID") ?? "",
+    description: cii.text(d, "ram:Name"),
+    externalUri: cii.text(d, "ram:URIID"),
+    attachment: base64 ? { base64, mimeCode: attrOf(binary, "mimeCode") ?? "", filename: attrOf(binary, "filename") ?? "" } : undefined,
   };
 }
 
-const referenced = (name: string, id: string | undefined, bt: string) => group(name, leaf("ram:IssuerAssignedID", id, bt));
+const referenced = (name: string, id: string | undefined, bt: string) => group(name, term("ram:IssuerAssignedID", id, bt));
 
 export function writeReferences(r: ReferenceTerms): Contribution {
   return {
@@ -76,24 +94,18 @@ export function writeReferences(r: ReferenceTerms): Contribution {
       ...r.supportingDocuments.map((d) =>
         group(
           "ram:AdditionalReferencedDocument",
-          leaf("ram:IssuerAssignedID", d.reference, "BT-122"),
-          leaf("ram:URIID", d.externalUri, "BT-124"),
-          leaf("ram:TypeCode", ADDITIONAL.supporting),
-          leaf("ram:Name", d.description, "BT-123"),
-          d.attachment && leaf("ram:AttachmentBinaryObject", d.attachment.base64, "BT-125", { mimeCode: d.attachment.mimeCode, filename: d.attachment.filename }),
+          term("ram:IssuerAssignedID", d.reference, "BT-122"),
+          term("ram:URIID", d.externalUri, "BT-124"),
+          term("ram:TypeCode", ADDITIONAL.supporting),
+          term("ram:Name", d.description, "BT-123"),
+          d.attachment && term("ram:AttachmentBinaryObject", d.attachment.base64, "BT-125", { mimeCode: d.attachment.mimeCode, filename: d.attachment.filename }),
         ),
       ),
       r.tenderOrLotReference !== undefined &&
-        group("ram:AdditionalReferencedDocument", leaf("ram:IssuerAssignedID", r.tenderOrLotReference, "BT-17"), leaf("ram:TypeCode", ADDITIONAL.tender)),
-      r.invoicedObjectId &&
-        group(
-          "ram:AdditionalReferencedDocument",
-          leaf("ram:IssuerAssignedID", r.invoicedObjectId.value, "BT-18"),
-          leaf("ram:TypeCode", ADDITIONAL.invoicedObject),
-          leaf("ram:ReferenceTypeCode", r.invoicedObjectId.scheme, "BT-18-1"),
-        ),
+        group("ram:AdditionalReferencedDocument", term("ram:IssuerAssignedID", r.tenderOrLotReference, "BT-17"), term("ram:TypeCode", ADDITIONAL.tender)),
+      writeInvoicedObject(r.invoicedObjectId, "BT-18", "BT-18-1"),
       r.projectReference !== undefined &&
-        group("ram:SpecifiedProcuringProject", leaf("ram:ID", r.projectReference, "BT-11"), leaf("ram:Name", PROJECT_NAME)),
+        group("ram:SpecifiedProcuringProject", term("ram:ID", r.projectReference, "BT-11"), term("ram:Name", PROJECT_NAME)),
     ],
     delivery: [
       referenced("ram:DespatchAdviceReferencedDocument", r.despatchAdviceReference, "BT-16"),
@@ -101,9 +113,9 @@ export function writeReferences(r: ReferenceTerms): Contribution {
     ],
     settlement: [
       ...r.precedingInvoices.map((p) =>
-        group("ram:InvoiceReferencedDocument", leaf("ram:IssuerAssignedID", p.number, "BT-25"), formattedDate("ram:FormattedIssueDateTime", p.issueDate, "BT-26")),
+        group("ram:InvoiceReferencedDocument", term("ram:IssuerAssignedID", p.number, "BT-25"), writeDate("ram:FormattedIssueDateTime", p.issueDate, "BT-26", "qdt:DateTimeString")),
       ),
-      group("ram:ReceivableSpecifiedTradeAccountingAccount", leaf("ram:ID", r.buyerAccountingReference, "BT-19")),
+      group("ram:ReceivableSpecifiedTradeAccountingAccount", term("ram:ID", r.buyerAccountingReference, "BT-19")),
     ],
   };
 }

@@ -5,7 +5,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DOMParser, type Element } from "@xmldom/xmldom";
+import { elementChildren, parseXml, type Element } from "../xml-reader.ts";
 
 const XS = "http://www.w3.org/2001/XMLSchema";
 const D16B_DIR = "cii_xsd/D16B/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/";
@@ -52,14 +52,12 @@ const elementsOf = (parent: Element, localName: string): Element[] =>
   Array.from(parent.getElementsByTagNameNS(XS, localName));
 
 const directChildren = (parent: Element, localName: string): Element[] =>
-  Array.from(parent.childNodes).filter(
-    (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === XS && (n as Element).localName === localName,
-  );
+  elementChildren(parent).filter((e) => e.namespaceURI === XS && e.localName === localName);
 
 export function tabulate(read: (path: string) => string, files: Record<string, string>): SchemaTable {
   const table: SchemaTable = { sequences: {}, attributes: {} };
   for (const [prefix, path] of Object.entries(files)) {
-    const root = new DOMParser().parseFromString(read(path), "text/xml").documentElement!;
+    const root = parseXml(read(path)).documentElement!;
     for (const type of directChildren(root, "complexType")) {
       const name = `${prefix}:${type.getAttribute("name")}`;
       const sequence = directChildren(type, "sequence")[0];

@@ -2,11 +2,12 @@
 // each header `ram:ApplicableTradeTax`; they are document-level terms, so every entry repeats them
 // and the reader takes the first.
 
-import type { Element } from "@xmldom/xmldom";
 import type { VatBreakdown } from "../../model/index.ts";
+import { VAT_SCHEME } from "../values.ts";
+import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, date, text } from "./dom.ts";
-import { dateString, group, leaf } from "./node.ts";
+import { readDate, term, writeDate } from "./values.ts";
+import { cii, type Element } from "./vocabulary.ts";
 
 export interface TaxTerms {
   vatBreakdown: VatBreakdown[];
@@ -15,19 +16,19 @@ export interface TaxTerms {
 }
 
 export function readTax(h: Header): TaxTerms {
-  const taxes = all(h.settlement, "ram:ApplicableTradeTax");
+  const taxes = cii.all(h.settlement, "ram:ApplicableTradeTax");
   const firstOf = <T>(read: (tax: Element) => T | undefined) => taxes.map(read).find((v) => v !== undefined);
   return {
     vatBreakdown: taxes.map((t) => ({
-      taxableAmount: text(t, "ram:BasisAmount") ?? "",
-      taxAmount: text(t, "ram:CalculatedAmount") ?? "",
-      categoryCode: text(t, "ram:CategoryCode") ?? "",
-      rate: text(t, "ram:RateApplicablePercent"),
-      exemptionReason: text(t, "ram:ExemptionReason"),
-      exemptionReasonCode: text(t, "ram:ExemptionReasonCode"),
+      taxableAmount: cii.text(t, "ram:BasisAmount") ?? "",
+      taxAmount: cii.text(t, "ram:CalculatedAmount") ?? "",
+      categoryCode: cii.text(t, "ram:CategoryCode") ?? "",
+      rate: cii.text(t, "ram:RateApplicablePercent"),
+      exemptionReason: cii.text(t, "ram:ExemptionReason"),
+      exemptionReasonCode: cii.text(t, "ram:ExemptionReasonCode"),
     })),
-    taxPointDate: firstOf((t) => date(t, "ram:TaxPointDate")),
-    taxPointDateCode: firstOf((t) => text(t, "ram:DueDateTypeCode")),
+    taxPointDate: firstOf((t) => readDate(t, "ram:TaxPointDate")),
+    taxPointDateCode: firstOf((t) => cii.text(t, "ram:DueDateTypeCode")),
   };
 }
 
@@ -36,15 +37,15 @@ export function writeTax(t: TaxTerms): Contribution {
     settlement: t.vatBreakdown.map((v) =>
       group(
         "ram:ApplicableTradeTax",
-        leaf("ram:CalculatedAmount", v.taxAmount, "BT-117"),
-        leaf("ram:TypeCode", "VAT"),
-        leaf("ram:ExemptionReason", v.exemptionReason, "BT-120"),
-        leaf("ram:BasisAmount", v.taxableAmount, "BT-116"),
-        leaf("ram:CategoryCode", v.categoryCode, "BT-118"),
-        leaf("ram:ExemptionReasonCode", v.exemptionReasonCode, "BT-121"),
-        dateString("ram:TaxPointDate", t.taxPointDate, "BT-7"),
-        leaf("ram:DueDateTypeCode", t.taxPointDateCode, "BT-8"),
-        leaf("ram:RateApplicablePercent", v.rate, "BT-119"),
+        term("ram:CalculatedAmount", v.taxAmount, "BT-117"),
+        term("ram:TypeCode", VAT_SCHEME),
+        term("ram:ExemptionReason", v.exemptionReason, "BT-120"),
+        term("ram:BasisAmount", v.taxableAmount, "BT-116"),
+        term("ram:CategoryCode", v.categoryCode, "BT-118"),
+        term("ram:ExemptionReasonCode", v.exemptionReasonCode, "BT-121"),
+        writeDate("ram:TaxPointDate", t.taxPointDate, "BT-7", "udt:DateString"),
+        term("ram:DueDateTypeCode", t.taxPointDateCode, "BT-8"),
+        term("ram:RateApplicablePercent", v.rate, "BT-119"),
       ),
     ),
   };

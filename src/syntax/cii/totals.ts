@@ -2,28 +2,30 @@
 // BT-110 is in the invoice currency, BT-111 in the VAT accounting currency (BT-6).
 
 import type { DocumentTotals } from "../../model/index.ts";
+import { attrOf } from "../xml-reader.ts";
+import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { all, attr, first, text } from "./dom.ts";
-import { group, leaf } from "./node.ts";
+import { term } from "./values.ts";
+import { cii } from "./vocabulary.ts";
 
 const SUMMATION = "ram:SpecifiedTradeSettlementHeaderMonetarySummation";
 
 export function readTotals(h: Header, currencyCode: string, taxCurrencyCode: string | undefined): DocumentTotals {
-  const s = first(h.settlement, SUMMATION);
-  const taxTotals = all(s, "ram:TaxTotalAmount");
+  const s = cii.one(h.settlement, SUMMATION);
+  const taxTotals = cii.all(s, "ram:TaxTotalAmount");
   const inAccountingCurrency = (e: (typeof taxTotals)[number]) =>
-    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode && attr(e, "currencyID") === taxCurrencyCode;
+    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode && attrOf(e, "currencyID") === taxCurrencyCode;
   return {
-    lineNetTotal: text(s, "ram:LineTotalAmount") ?? "",
-    allowanceTotal: text(s, "ram:AllowanceTotalAmount"),
-    chargeTotal: text(s, "ram:ChargeTotalAmount"),
-    taxExclusiveTotal: text(s, "ram:TaxBasisTotalAmount") ?? "",
+    lineNetTotal: cii.text(s, "ram:LineTotalAmount") ?? "",
+    allowanceTotal: cii.text(s, "ram:AllowanceTotalAmount"),
+    chargeTotal: cii.text(s, "ram:ChargeTotalAmount"),
+    taxExclusiveTotal: cii.text(s, "ram:TaxBasisTotalAmount") ?? "",
     vatTotal: taxTotals.find((e) => !inAccountingCurrency(e))?.textContent?.trim(),
     vatTotalInAccountingCurrency: taxTotals.find(inAccountingCurrency)?.textContent?.trim(),
-    taxInclusiveTotal: text(s, "ram:GrandTotalAmount") ?? "",
-    prepaidAmount: text(s, "ram:TotalPrepaidAmount"),
-    roundingAmount: text(s, "ram:RoundingAmount"),
-    payableAmount: text(s, "ram:DuePayableAmount") ?? "",
+    taxInclusiveTotal: cii.text(s, "ram:GrandTotalAmount") ?? "",
+    prepaidAmount: cii.text(s, "ram:TotalPrepaidAmount"),
+    roundingAmount: cii.text(s, "ram:RoundingAmount"),
+    payableAmount: cii.text(s, "ram:DuePayableAmount") ?? "",
   };
 }
 
@@ -32,16 +34,16 @@ export function writeTotals(t: DocumentTotals, currencyCode: string, taxCurrency
     settlement: [
       group(
         SUMMATION,
-        leaf("ram:LineTotalAmount", t.lineNetTotal, "BT-106"),
-        leaf("ram:ChargeTotalAmount", t.chargeTotal, "BT-108"),
-        leaf("ram:AllowanceTotalAmount", t.allowanceTotal, "BT-107"),
-        leaf("ram:TaxBasisTotalAmount", t.taxExclusiveTotal, "BT-109"),
-        leaf("ram:TaxTotalAmount", t.vatTotal, "BT-110", { currencyID: currencyCode }),
-        leaf("ram:TaxTotalAmount", t.vatTotalInAccountingCurrency, "BT-111", { currencyID: taxCurrencyCode }),
-        leaf("ram:RoundingAmount", t.roundingAmount, "BT-114"),
-        leaf("ram:GrandTotalAmount", t.taxInclusiveTotal, "BT-112"),
-        leaf("ram:TotalPrepaidAmount", t.prepaidAmount, "BT-113"),
-        leaf("ram:DuePayableAmount", t.payableAmount, "BT-115"),
+        term("ram:LineTotalAmount", t.lineNetTotal, "BT-106"),
+        term("ram:ChargeTotalAmount", t.chargeTotal, "BT-108"),
+        term("ram:AllowanceTotalAmount", t.allowanceTotal, "BT-107"),
+        term("ram:TaxBasisTotalAmount", t.taxExclusiveTotal, "BT-109"),
+        term("ram:TaxTotalAmount", t.vatTotal, "BT-110", { currencyID: currencyCode }),
+        term("ram:TaxTotalAmount", t.vatTotalInAccountingCurrency, "BT-111", { currencyID: taxCurrencyCode }),
+        term("ram:RoundingAmount", t.roundingAmount, "BT-114"),
+        term("ram:GrandTotalAmount", t.taxInclusiveTotal, "BT-112"),
+        term("ram:TotalPrepaidAmount", t.prepaidAmount, "BT-113"),
+        term("ram:DuePayableAmount", t.payableAmount, "BT-115"),
       ),
     ],
   };

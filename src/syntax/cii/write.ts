@@ -4,20 +4,20 @@
 // The guideline id (BT-24) is written as the model holds it: choosing it is the caller's business.
 
 import type { Invoice } from "../../model/index.ts";
+import { always, serialize, withAttributes } from "../xml-writer.ts";
 import { writeDocumentAllowanceCharges } from "./allowances.ts";
 import type { Contribution, Part, Slot } from "./context.ts";
 import { writeDelivery, writeInvoicingPeriod } from "./delivery.ts";
 import { writeDocument } from "./document.ts";
-import { serialize } from "./dom.ts";
 import { fit, type LostField } from "./fit.ts";
 import { writeLines } from "./lines.ts";
-import { always } from "./node.ts";
 import { writeBuyer, writePayee, writeSeller, writeTaxRepresentative } from "./party.ts";
-import { targetFacts, type CiiTarget } from "./profiles.ts";
 import { writePayment } from "./payment.ts";
+import { targetFacts, type CiiTarget } from "./profiles.ts";
 import { writeReferences } from "./references.ts";
 import { writeTax } from "./tax.ts";
 import { writeTotals } from "./totals.ts";
+import { NAMESPACES } from "./vocabulary.ts";
 
 export type { LostField } from "./fit.ts";
 export type { CiiTarget, FacturxProfile } from "./profiles.ts";
@@ -58,5 +58,6 @@ export function writeCii(invoice: Invoice, target: CiiTarget): CiiOutput {
     ),
   );
   const { root, lost } = fit(tree, targetFacts(target).schema);
-  return { xml: serialize(root), lost };
+  const declarations = Object.fromEntries(Object.entries(NAMESPACES).map(([prefix, uri]) => [`xmlns:${prefix}`, uri]));
+  return { xml: serialize(withAttributes(root, declarations)), lost };
 }

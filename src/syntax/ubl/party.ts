@@ -4,9 +4,10 @@
 // debit in the model, so party readers leave it out when the document has payment instructions.
 
 import type { Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
+import { VAT_SCHEME } from "../values.ts";
 import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
 import { readAddress, writeAddress } from "./address.ts";
-import { readIdentifier, VAT_SCHEME, writeIdentifier } from "./values.ts";
+import { readIdentifier, writeIdentifier } from "./values.ts";
 import { ubl, type Element } from "./vocabulary.ts";
 
 export const SEPA_SCHEME = "SEPA";

@@ -3,8 +3,9 @@
 // accounting currency (BT-6), carries only its amount (BT-111).
 
 import type { Decimal, Invoice, VatBreakdown } from "../../model/index.ts";
+import { VAT_SCHEME } from "../values.ts";
 import { always, leaf, type XmlNode } from "../xml-writer.ts";
-import { VAT_SCHEME, writeAmount } from "./values.ts";
+import { writeAmount } from "./values.ts";
 import { ubl, type Element } from "./vocabulary.ts";
 
 export interface TaxCategory {

@@ -1,0 +1,17 @@
+// Value rules both syntax bindings share: how an identifier with an optional scheme is made, what
+// an `xs:boolean` says, and the tax scheme EN 16931 names for VAT.
+
+import type { Identifier } from "../model/index.ts";
+
+/** An identifier; the scheme is left out when absent or empty. */
+export function identifier(value: string, scheme: string | undefined): Identifier {
+  return scheme ? { value, scheme } : { value };
+}
+
+/** An `xs:boolean` as written: `true` or `1` are true, anything else false. */
+export function isTrue(value: string | undefined): boolean {
+  return value === "true" || value === "1";
+}
+
+/** The VAT tax scheme (UBL `cac:TaxScheme/cbc:ID`, CII `ram:TypeCode`) of every EN 16931 tax category. */
+export const VAT_SCHEME = "VAT";
