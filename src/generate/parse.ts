@@ -1,0 +1,54 @@
+// POST /v1/parse without HTTP: UBL, CII or a hybrid PDF's embedded CII -> the API's JSON invoice.
+// Detection decides the syntax; formats we validate but do not map (FatturaPA, SDI messages,
+// Facturae, e-SLOG) are refused by name, so a caller knows it is the format, not the file.
+
+import type { InvoiceInput } from "../invoice/schema.ts";
+import { fromModel } from "../invoice/from-model.ts";
+import type { Invoice } from "../model/index.ts";
+import { extractInvoiceXml } from "../pdf/attachments.ts";
+import { detect, type Format } from "../syntax/detect.ts";
+import { readCii } from "../syntax/cii/read.ts";
+import { readUbl } from "../syntax/ubl/read.ts";
+import { isPdf } from "../validation/validate.ts";
+import { GenerateError } from "./errors.ts";
+
+export interface Parsed {
+  format: "cii" | "ubl";
+  profileDetected?: string;
+  invoice: InvoiceInput;
+}
+
+const READERS: Record<"cii" | "ubl", (xml: Uint8Array) => Invoice> = { cii: readCii, ubl: readUbl };
+
+const NOT_MAPPED: Partial<Record<Format, string>> = {
+  fatturapa: "FatturaPA invoices are validated (POST /v1/validate) but not parsed",
+  sdi_messaggio: "SDI messages are not invoices; validate them with POST /v1/validate",
+  facturae: "Facturae invoices are validated (POST /v1/validate) but not parsed",
+  eslog: "e-SLOG invoices are validated (POST /v1/validate) but not parsed",
+};
+
+const failed = (message: string, details?: Record<string, unknown>) => new GenerateError(400, "PARSE_FAILED", message, details);
+
+export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" | "cii" | "ubl" } = {}): Promise<Parsed> {
+  let xml = bytes;
+  const hybrid = isPdf(bytes);
+  if (hybrid) {
+    const extracted = await extractInvoiceXml(bytes);
+    if (!extracted.ok) throw failed(`the PDF carries no invoice XML: ${extracted.message}`);
+    xml = extracted.xml;
+  }
+  const detection = detect(xml, { hint: options.hint ?? "auto", hybrid });
+  const format = detection.format;
+  if (format !== "cii" && format !== "ubl") {
+    const why = NOT_MAPPED[format] ?? `the document is in no supported e-invoice syntax${detection.note ? ` (${detection.note})` : ""}`;
+    throw failed(why, { format });
+  }
+  if (detection.note) throw failed(detection.note, { format });
+  let model: Invoice;
+  try {
+    model = READERS[format](xml);
+  } catch (error) {
+    throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
+  }
+  return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice: fromModel(model) };
+}

@@ -1,0 +1,186 @@
+// The API's JSON invoice -> the EN 16931 model. A pure field mapping: what a standard adds on top
+// (identifiers, electronic addresses, overlays) is the business of src/generate, which receives
+// this model and completes it. Every number becomes an exact decimal string (decimalOf, amountOf).
+
+import { decimal, type Address, type Buyer, type Contact, type Decimal, type Invoice, type InvoiceLine, type PaymentInstructions, type Seller, type VatBreakdown } from "../model/index.ts";
+import type { InvoiceInput, InvoiceLineShape } from "./schema.ts";
+
+type ApiInvoice = InvoiceInput;
+type ApiParty = ApiInvoice["seller"];
+type ApiAddress = ApiParty["address"];
+type ApiTaxSummary = NonNullable<ApiInvoice["taxSummary"]>[number];
+type ApiPaymentMeans = NonNullable<ApiInvoice["paymentMeans"]>;
+
+// JSON numbers -> the model's exact decimal strings. A JSON number reaches us as a binary double.
+// Read back at 15 significant digits (every decimal of up to 15 digits survives a double exactly)
+// it is what the caller meant, so a client's float noise (0.1 + 0.2 sent as 0.30000000000000004)
+// reads as 0.3. Amounts are then rounded to two decimals on the decimal string itself (half-up);
+// no binary float is ever computed with.
+
+/** The number as a plain decimal literal, without exponent ("1e-7" -> "0.0000001") or float noise. */
+export function decimalOf(n: number): Decimal {
+  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
+  const text = String(Number(n.toPrecision(15)));
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, whole, fraction = "", exp] = m;
+  const digits = whole! + fraction;
+  const point = whole!.length + Number(exp);
+  const body =
+    point <= 0 ? `0.${"0".repeat(-point)}${digits}` : point >= digits.length ? digits + "0".repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return decimal.normalize(`${sign}${body}`);
+}
+
+/** A monetary amount: two decimals, rounded half-up (what BR-DEC-* allow and every profile accepts). */
+export function amountOf(n: number): Decimal {
+  return decimal.toFixed(decimalOf(n), 2);
+}
+
+/** Back to a JSON number; the model's decimals have at most a few digits, well inside a double. */
+export function numberOf(value: Decimal): number {
+  return Number(decimal.normalize(value));
+}
+
+// Default VAT exemption reasons (BT-120 text, BT-121 VATEX code) for the categories whose breakdown
+// the rules require to carry one (BR-AE-10, BR-IC-10, BR-G-10, BR-O-10, BR-E-10), used when the
+// caller's taxSummary entry gives neither. The codes are the generic VATEX-EU codes of each regime.
+// Exempt (E) has no single generic code (each exemption is its own article), so it gets a text only.
+export const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?: string }>> = {
+  AE: { reason: "Reverse charge", code: "VATEX-EU-AE" },
+  K: { reason: "Intra-Community supply", code: "VATEX-EU-IC" },
+  G: { reason: "Export outside the EU", code: "VATEX-EU-G" },
+  O: { reason: "Not subject to VAT", code: "VATEX-EU-O" },
+  E: { reason: "Exempt from VAT" },
+};
+
+/** Category O carries no rate (BR-O-05, BR-O-09); every other category has one. */
+export const RATELESS_CATEGORIES: ReadonlySet<string> = new Set(["O"]);
+
+/** UNTDID 1001: commercial invoice and credit note. */
+export const TYPE_CODES = { invoice: "380", creditnote: "381" } as const;
+
+/** UNTDID 4461 codes of direct debits: the IBAN is the debited account (BT-91), not the payee's (BT-84). */
+const DIRECT_DEBIT_CODES: ReadonlySet<string> = new Set(["49", "59"]);
+
+const present = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+
+export function addressToModel(a: ApiAddress): Address {
+  // `state`, `region` and `province` feed the national formats (FatturaPA, Facturae); EN 16931 has
+  // one subdivision term, BT-39, which is `countrySubentity`.
+  return present({
+    line1: a.street,
+    line2: a.additionalStreet,
+    city: a.city,
+    postCode: a.postalCode,
+    countrySubdivision: a.countrySubentity,
+    countryCode: a.countryCode,
+  });
+}
+
+function contactToModel(p: ApiParty): Contact | undefined {
+  if (p.contactName === undefined && p.phone === undefined && p.email === undefined) return undefined;
+  return present({ name: p.contactName, telephone: p.phone, email: p.email });
+}
+
+function sellerToModel(p: ApiParty): Seller {
+  return present({
+    name: p.name,
+    identifiers: [],
+    legalRegistrationId: p.registrationId === undefined ? undefined : { value: p.registrationId },
+    vatId: p.vatId,
+    taxRegistrationId: p.taxId,
+    address: addressToModel(p.address),
+    contact: contactToModel(p),
+  });
+}
+
+/** The buyer has no tax registration term in EN 16931: `taxId` of a buyer is not written. */
+function buyerToModel(p: ApiParty): Buyer {
+  return present({
+    name: p.name,
+    legalRegistrationId: p.registrationId === undefined ? undefined : { value: p.registrationId },
+    vatId: p.vatId,
+    address: addressToModel(p.address),
+    contact: contactToModel(p),
+  });
+}
+
+function lineToModel(l: InvoiceLineShape, id: string): InvoiceLine {
+  const subLines = l.subLines?.map((s, i) => lineToModel(s, `${id}.${i + 1}`));
+  return present({
+    id,
+    quantity: decimalOf(l.quantity),
+    unitCode: l.unitCode,
+    netAmount: amountOf(l.lineTotal),
+    allowances: [],
+    charges: [],
+    price: { netPrice: decimalOf(l.unitPrice) },
+    vat: present({ categoryCode: l.vatCategoryCode, rate: RATELESS_CATEGORIES.has(l.vatCategoryCode) ? undefined : decimalOf(l.vatRate) }),
+    item: present({ name: l.description, sellerId: l.itemId, buyerId: l.buyerItemId, classifications: [], attributes: [] }),
+    subLines: subLines && subLines.length > 0 ? subLines : undefined,
+  });
+}
+
+function breakdownToModel(t: ApiTaxSummary): VatBreakdown {
+  const fallback = t.exemptionReason === undefined && t.exemptionReasonCode === undefined ? DEFAULT_EXEMPTIONS[t.vatCategoryCode] : undefined;
+  return present({
+    taxableAmount: amountOf(t.taxableAmount),
+    taxAmount: amountOf(t.taxAmount),
+    categoryCode: t.vatCategoryCode,
+    rate: RATELESS_CATEGORIES.has(t.vatCategoryCode) ? undefined : decimalOf(t.vatRate),
+    exemptionReason: t.exemptionReason ?? fallback?.reason,
+    exemptionReasonCode: t.exemptionReasonCode ?? fallback?.code,
+  });
+}
+
+function paymentToModel(p: ApiPaymentMeans | undefined): PaymentInstructions | undefined {
+  if (!p) return undefined;
+  const debit = DIRECT_DEBIT_CODES.has(p.typeCode);
+  return present({
+    meansTypeCode: p.typeCode,
+    remittanceInformation: p.remittanceInformation,
+    creditTransfers: !debit && p.iban !== undefined ? [present({ accountId: p.iban, accountName: p.accountName, serviceProviderId: p.bic })] : [],
+    directDebit: debit && p.iban !== undefined ? { debitedAccountId: p.iban } : undefined,
+  });
+}
+
+/** The model of `invoice`, declaring `specificationIdentifier` (BT-24) and `businessProcessType` (BT-23). */
+export function toModel(invoice: ApiInvoice, processControl: Invoice["processControl"]): Invoice {
+  const kind = invoice.documentType === "creditnote" ? "creditNote" : "invoice";
+  const d = invoice.delivery;
+  const ref = invoice.precedingInvoiceReference;
+  const net = amountOf(invoice.totalNetAmount);
+  const gross = amountOf(invoice.totalGrossAmount);
+  return present({
+    kind,
+    invoiceNumber: invoice.number,
+    issueDate: invoice.issueDate,
+    typeCode: TYPE_CODES[invoice.documentType ?? "invoice"],
+    currencyCode: invoice.currencyCode,
+    taxCurrencyCode: invoice.taxCurrencyCode,
+    dueDate: invoice.dueDate,
+    buyerReference: invoice.buyerReference,
+    purchaseOrderReference: invoice.orderReference,
+    paymentTerms: invoice.paymentTerms,
+    notes: invoice.note === undefined ? [] : [{ text: invoice.note }],
+    processControl: present(processControl),
+    precedingInvoices: ref ? [present({ number: ref.id, issueDate: ref.issueDate })] : [],
+    seller: sellerToModel(invoice.seller),
+    buyer: buyerToModel(invoice.buyer),
+    delivery: d && present({ actualDeliveryDate: d.date, partyName: d.partyName, address: d.address && addressToModel(d.address) }),
+    paymentInstructions: paymentToModel(invoice.paymentMeans),
+    allowances: [],
+    charges: [],
+    totals: present({
+      lineNetTotal: net,
+      taxExclusiveTotal: net,
+      vatTotal: amountOf(invoice.totalTaxAmount),
+      vatTotalInAccountingCurrency: invoice.taxTotalInAccountingCurrency === undefined ? undefined : amountOf(invoice.taxTotalInAccountingCurrency),
+      taxInclusiveTotal: gross,
+      payableAmount: gross,
+    }),
+    vatBreakdown: (invoice.taxSummary ?? []).map(breakdownToModel),
+    supportingDocuments: [],
+    lines: invoice.lines.map((l, i) => lineToModel(l, String(i + 1))),
+  });
+}
