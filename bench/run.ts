@@ -1,11 +1,16 @@
 /**
- * `bun run bench`: figures of the service on this machine, printed as a table. Targets live here,
- * never in unit tests. Runs the built executable (building it first when missing).
+ * `bun run bench`: figures of the service on this machine, printed as tables. Targets live here,
+ * never in unit tests. Runs the built executable (building it first when missing); the SaxonJS
+ * per-stylesheet timings run in-process from source, next to Saxon-HE when Java has it.
+ * Heavy steps run one after another: the machine may be shared.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, rssMiB } from "./http";
+import { load, rssMiB, type LoadResult } from "./http";
+import { multiplyLines } from "./lines";
+import { LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type HttpFigure, type TimedFigure } from "./validation";
+import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
 
 const exe = join(import.meta.dir, "..", "dist", "einvoice");
 if (!existsSync(exe) || process.env.BENCH_REBUILD) {
@@ -19,49 +24,196 @@ const cli = (...args: string[]) => {
   if (r.exitCode !== 0) throw new Error(r.stderr.toString());
   return JSON.parse(r.stdout.toString());
 };
+const cores = navigator.hardwareConcurrency;
+// Other work on the machine moves every figure; the load average before and after says how much.
+const loadBefore = loadavg()[0];
+const hasCorpus = existsSync(LINES_SOURCE);
+/** The 5,000-line document may take minutes on SaxonJS; this bounds it (seconds). */
+const LINES_BOUND_S = Number(process.env.BENCH_LINES_BOUND_S ?? 240);
 
-// Burst allowances are per organization, so the load is spread over enough of them never to hit one.
+// Burst allowances are per organization, so the load is spread over enough of them never to hit
+// one; /v1/me and validation use separate organizations because they run within the same minute.
 const ORGS = 100;
+const VALIDATION_ORGS = 30;
 const keys: string[] = [];
-for (let i = 0; i < ORGS; i++) {
+const validationKeys: string[] = [];
+for (let i = 0; i < ORGS + VALIDATION_ORGS; i++) {
   cli("orgs", "create", "--name", `bench-${i}`, "--plan", "scale");
-  keys.push(cli("keys", "create", "--org", `bench-${i}`, "--mode", "live").key);
+  (i < ORGS ? keys : validationKeys).push(cli("keys", "create", "--org", `bench-${i}`, "--mode", "live").key);
 }
 
-const port = 18000 + Math.floor(Math.random() * 1000);
-const coldStart = performance.now();
-const server = Bun.spawn([exe, "serve", "--port", String(port), "--db", db], { stdout: "ignore", stderr: "inherit" });
-const base = `http://127.0.0.1:${port}`;
-let firstAnswerMs = NaN;
-for (;;) {
-  try {
-    const res = await fetch(`${base}/v1/me`, { headers: { "x-api-key": keys[0] } });
-    await res.arrayBuffer();
-    firstAnswerMs = performance.now() - coldStart;
-    break;
-  } catch {
-    if (performance.now() - coldStart > 30_000) throw new Error("the server did not answer within 30 s");
-    await Bun.sleep(5);
+interface Server {
+  proc: Bun.Subprocess<"ignore", "pipe", "inherit">;
+  base: string;
+  firstAnswerMs: number;
+  /** Resolves with the time from spawn to "validation workers ready". */
+  workersReady: Promise<number>;
+}
+
+async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const started = performance.now();
+  const proc = Bun.spawn([exe, "serve", "--port", String(port), "--db", db], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  const workersReady = (async () => {
+    let seen = "";
+    for await (const chunk of proc.stdout) {
+      seen += new TextDecoder().decode(chunk);
+      if (seen.includes("validation workers ready")) return performance.now() - started;
+      if (seen.includes("validation workers failed")) throw new Error(seen);
+    }
+    throw new Error(`the server stopped before its workers were ready:\n${seen}`);
+  })();
+  // Keep draining stdout afterwards, or a full pipe would stall the server.
+  void workersReady.then(async () => {
+    for await (const _ of proc.stdout);
+  }, () => {});
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/v1/me`, { headers: { "x-api-key": keys[0] } });
+      await res.arrayBuffer();
+      return { proc, base, firstAnswerMs: performance.now() - started, workersReady };
+    } catch {
+      if (performance.now() - started > 30_000) throw new Error("the server did not answer within 30 s");
+      await Bun.sleep(5);
+    }
   }
 }
-await Bun.sleep(500);
-const idleRss = rssMiB(server.pid);
 
-const result = await load((i) => fetch(`${base}/v1/me`, { headers: { "x-api-key": keys[i % ORGS] } }), 32, 5, ORGS * 490);
-const loadedRss = rssMiB(server.pid);
-server.kill();
-await server.exited;
+async function stopServer(server: Server): Promise<void> {
+  server.proc.kill();
+  await server.proc.exited;
+}
+
+const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 2 : 0)} ms`);
+const latency = (r: LoadResult) => `${r.perSecond.toFixed(1)}/s, p50 ${ms(r.p50ms)}, p95 ${ms(r.p95ms)}`;
+
+// 1. Start, idle, GET /v1/me (workers loaded first, so their warm-up does not share the CPU).
+const server = await startServer();
+const workersReadyMs = await server.workersReady;
+await Bun.sleep(500);
+const idleRss = rssMiB(server.proc.pid);
+const me = await load((i) => fetch(`${server.base}/v1/me`, { headers: { "x-api-key": keys[i % ORGS] } }), 32, 5, ORGS * 490);
+const meRss = rssMiB(server.proc.pid);
+
+// 2. POST /v1/validate per profile, as many clients as workers (more would only queue).
+const VALIDATE_SECONDS = 6;
+const httpFigures: HttpFigure[] = [];
+let peakRss = meRss;
+if (hasCorpus) {
+  for (const document of PROFILE_DOCUMENTS) {
+    httpFigures.push(await validateOverHttp(server.base, validationKeys, document, cores, VALIDATE_SECONDS, VALIDATION_ORGS * 300));
+    peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
+  }
+}
+await stopServer(server);
+
+// 3. Does turning off JSC's concurrent JIT help when the workers already use every core? One run
+// each way on a freshly started server: the first pass over all profiles (stylesheets still being
+// loaded and compiled, where background JIT threads compete with the workers), then the same mixed
+// load once warm.
+const jit: { label: string; firstPassMs: number; result: LoadResult }[] = [];
+if (hasCorpus) {
+  const mixed = PROFILE_DOCUMENTS.map((d) => ({ body: readFileSync(d.file), type: d.file.endsWith(".pdf") ? "application/pdf" : "application/xml" }));
+  for (const [label, env] of [["default (concurrent JIT on)", {}], ["BUN_JSC_useConcurrentJIT=0", { BUN_JSC_useConcurrentJIT: "0" }]] as const) {
+    const s = await startServer(env);
+    await s.workersReady;
+    const post = async (i: number) => {
+      const res = await fetch(`${s.base}/v1/validate`, {
+        method: "POST",
+        headers: { "x-api-key": validationKeys[i % VALIDATION_ORGS], "content-type": mixed[i % mixed.length].type },
+        body: mixed[i % mixed.length].body,
+      });
+      if (res.status !== 200) throw new Error(`POST /v1/validate answered ${res.status}: ${await res.text()}`);
+      return res;
+    };
+    const firstPass = performance.now();
+    await load(post, cores, Infinity, mixed.length * cores * 2);
+    const firstPassMs = performance.now() - firstPass;
+    jit.push({ label, firstPassMs, result: await load(post, cores, 15) });
+    await stopServer(s);
+  }
+}
+
+// 4. In-process SaxonJS timings: each profile document, then synthetic many-line invoices.
+interface TimedRow {
+  name: string;
+  xml: string;
+  figure: TimedFigure;
+  saxonRuns: number;
+}
+const timed: TimedRow[] = [];
+if (hasCorpus) {
+  for (const [i, document] of PROFILE_DOCUMENTS.entries()) {
+    const xml = join(dir, `profile-${i}.xml`);
+    timed.push({ name: document.name, xml, figure: await timeInProcess({ file: document.file, warmups: 2, runs: 5, dumpXml: xml }, 120), saxonRuns: 20 });
+  }
+  const source = readFileSync(LINES_SOURCE, "utf8");
+  for (const [count, runs, bound] of [[100, 3, 120], [1000, 1, 180], [5000, 1, LINES_BOUND_S]]) {
+    const xml = join(dir, `lines-${count}.xml`);
+    writeFileSync(xml, multiplyLines(source, count));
+    // Small enough documents warm up on themselves; the large ones on their one-page source.
+    const figure = await timeInProcess({ file: xml, warmWith: count > 100 ? LINES_SOURCE : undefined, warmups: 1, runs }, bound);
+    timed.push({ name: `${count}-line XRechnung UBL (${(statSync(xml).size / 1024).toFixed(0)} KiB)`, xml, figure, saxonRuns: count >= 5000 ? 3 : 10 });
+  }
+}
+
+// 5. The same stylesheets on Saxon-HE, one warm JVM.
+const saxonMissing = saxonHeMissing();
+const saxonJobs: SaxonJob[] = timed.flatMap((row) => row.figure.layers.map((layer) => ({ xsl: xslPath(layer), xml: row.xml, warmups: 3, runs: row.saxonRuns })));
+const saxon = saxonMissing || !saxonJobs.length ? undefined : await timeOnSaxonHe(saxonJobs, 600);
+const rulesetBundleBytes = statSync(join(import.meta.dir, "..", "build", "assets", "rulesets.bundle")).size;
 rmSync(dir, { recursive: true, force: true });
 
-const rows: [string, string][] = [
-  ["executable size", `${(statSync(exe).size / 1024 / 1024).toFixed(1)} MiB`],
-  ["cold start to first answered request", `${firstAnswerMs.toFixed(0)} ms`],
-  ["idle RSS", `${idleRss.toFixed(1)} MiB`],
-  ["GET /v1/me requests/s (32 concurrent, 5 s)", result.perSecond.toFixed(0)],
-  ["GET /v1/me p50 / p99", `${result.p50ms.toFixed(2)} ms / ${result.p99ms.toFixed(2)} ms`],
-  ["GET /v1/me statuses", JSON.stringify(result.statuses)],
-  ["RSS after load", `${loadedRss.toFixed(1)} MiB`],
-];
-const width = Math.max(...rows.map(([k]) => k.length));
-console.log(`einvoice bench (${navigator.hardwareConcurrency} cores)\n`);
-for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+// Report.
+const table = (rows: [string, string][]) => {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+};
+console.log(`einvoice bench (${cores} cores, 1-minute load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end)\n`);
+table([
+  ["executable size", `${(statSync(exe).size / 1024 / 1024).toFixed(1)} MiB (ruleset bundle ${(rulesetBundleBytes / 1024 / 1024).toFixed(1)} MiB of it)`],
+  ["cold start to first answered request", `${server.firstAnswerMs.toFixed(0)} ms`],
+  [`cold start to ${cores} validation workers ready`, `${workersReadyMs.toFixed(0)} ms`],
+  ["idle RSS (workers loaded)", `${idleRss.toFixed(1)} MiB`],
+  ["GET /v1/me requests/s (32 concurrent, 5 s)", me.perSecond.toFixed(0)],
+  ["GET /v1/me p50 / p99", `${me.p50ms.toFixed(2)} ms / ${me.p99ms.toFixed(2)} ms`],
+  ["GET /v1/me statuses", JSON.stringify(me.statuses)],
+  ["RSS after GET load", `${meRss.toFixed(1)} MiB`],
+  ...(hasCorpus ? [["peak RSS seen during validation load", `${peakRss.toFixed(1)} MiB`] as [string, string]] : []),
+]);
+
+if (!hasCorpus) {
+  console.log(`\nvalidation figures skipped: no corpus at ${LINES_SOURCE}`);
+  process.exit(0);
+}
+
+console.log(`\nPOST /v1/validate over HTTP, executable, ${cores} workers warm, ${cores} concurrent clients, ${VALIDATE_SECONDS} s each`);
+table(
+  httpFigures.map(({ document, result, mismatch }): [string, string] => [
+    document.name,
+    `${latency(result)}  (${result.requests} requests, statuses ${JSON.stringify(result.statuses)})${mismatch ? `  UNEXPECTED: ${mismatch}` : ""}`,
+  ]),
+);
+
+console.log(`\nconcurrent JIT, fresh server: first ${PROFILE_DOCUMENTS.length * cores * 2} requests (all profiles in turn), then the same mix warm for 15 s, ${cores} concurrent clients`);
+table(jit.map(({ label, firstPassMs, result }): [string, string] => [label, `first pass ${ms(firstPassMs)}; warm ${latency(result)}  (${result.requests} requests)`]));
+
+const saxonMedian = (xml: string, xsl: string): number | string => {
+  const t = saxon?.get(jobKey(xsl, xml));
+  return t === undefined ? "not run" : typeof t === "string" ? t : median(t);
+};
+console.log(
+  `\nin-process, per document (median): validateDocument on SaxonJS, each stylesheet on SaxonJS vs Saxon-HE${saxonMissing ? ` (Saxon-HE: ${saxonMissing})` : " (Saxon-HE 9.9, one warm JVM)"}`,
+);
+for (const row of timed) {
+  const f = row.figure;
+  const total = f.totalMs.length ? `${ms(median(f.totalMs))} per document (${f.totalMs.length} run${f.totalMs.length === 1 ? "" : "s"})` : `not finished: stopped at the ${f.stopped ? "bound" : "end"}`;
+  console.log(`${row.name}: ${total}${f.valid === false ? "  UNEXPECTED: invalid" : ""}`);
+  for (const layer of f.layers) {
+    const js = f.layerMs[layer.entry]?.length ? median(f.layerMs[layer.entry]) : NaN;
+    const he = saxonMedian(row.xml, xslPath(layer));
+    const ratio = typeof he === "number" && Number.isFinite(js) ? `  ratio ${(js / he).toFixed(0)}x` : "";
+    console.log(`  ${layer.entry.split("/").pop()}: SaxonJS ${Number.isFinite(js) ? ms(js) : "not finished"}, Saxon-HE ${typeof he === "number" ? ms(he) : he}${ratio}`);
+  }
+}

@@ -1,22 +1,72 @@
 #!/usr/bin/env bash
-# Smoke test of the built executable, alone in an empty folder: its own CLI makes an organization
-# and a key, `serve` starts, GET /v1/me answers with that key, and the server stops.
+# Smoke test of the built executable, alone in an empty folder: the offline `validate` judges a valid
+# and an invalid corpus document (without network when `unshare -n` is allowed), its own CLI makes
+# an organization and a key, `serve` starts, GET /v1/me and POST /v1/validate answer with that key,
+# and the server stops.
 set -euo pipefail
-exe="$(cd "$(dirname "$0")/.." && pwd)/dist/einvoice"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+exe="$root/dist/einvoice"
+corpus="$(cd "$root/.." && pwd)/shared/corpus"
+valid="$corpus/xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml"
+invalid="$corpus/en16931-cen/test/CreditNote-unit-UBL/BR-02/BR-02_t02.xml"
 work="$(mktemp -d)"
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp "$exe" "$work/einvoice"
 cd "$work"
+
+fail() { echo "smoke test failed: $*"; [ -f serve.log ] && cat serve.log; exit 1; }
+
+# Prints the body of METHOD URL (with the key; a file as application/xml body); fails on a non-2xx.
+request() {
+  node -e '
+    const [method, url, key, file] = process.argv.slice(1);
+    const body = file ? require("node:fs").readFileSync(file) : undefined;
+    const headers = { authorization: "Bearer " + key, ...(file ? { "content-type": "application/xml" } : {}) };
+    fetch(url, { method, headers, body }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(1));
+  ' "$@"
+}
+
+# Runs the offline validator inside an empty network namespace when this user may make one.
+offline=()
+if unshare -n true 2>/dev/null; then offline=(unshare -n); fi
+expect_exit() {
+  local want="$1"; shift
+  local got=0
+  "${offline[@]}" ./einvoice validate "$@" >validate.out 2>&1 || got=$?
+  [ "$got" = "$want" ] || { cat validate.out; fail "validate $* exited $got, expected $want"; }
+}
+if [ -f "$valid" ] && [ -f "$invalid" ]; then
+  expect_exit 0 "$valid"
+  grep -q '^PASS .*(xrechnung, 0 errors' validate.out || fail "no PASS line: $(cat validate.out)"
+  expect_exit 1 "$invalid"
+  grep -q '^FAIL .*BR-02_t02.xml' validate.out || fail "no FAIL line: $(cat validate.out)"
+  expect_exit 2 "$work/missing.xml"
+  how="${offline[*]:-with network (unshare -n is not permitted here)}"
+  echo "offline validate: ok (valid 0, invalid 1, missing 2; ${how})"
+else
+  echo "offline validate: skipped (no corpus at $corpus)"
+fi
+
 ./einvoice orgs create --name smoke --plan starter --db ./smoke.sqlite >/dev/null
 key="$(./einvoice keys create --org smoke --mode live --db ./smoke.sqlite | sed -n 's/.*"key": "\(svc_live_[A-Za-z0-9]*\)".*/\1/p')"
 port=$((20000 + RANDOM % 10000))
 ./einvoice serve --port "$port" --db ./smoke.sqlite >serve.log 2>&1 &
 pid=$!
+body=""
 for _ in $(seq 1 100); do
-  if body="$(node -e 'fetch(process.argv[1], { headers: { authorization: "Bearer " + process.argv[2] } }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(1))' "http://127.0.0.1:$port/v1/me" "$key")"; then break; fi
+  if body="$(request GET "http://127.0.0.1:$port/v1/me" "$key")"; then break; fi
   sleep 0.1
 done
-echo "$body" | grep -q '"name":"smoke"' || { echo "smoke test failed: $body"; cat serve.log; exit 1; }
+echo "$body" | grep -q '"name":"smoke"' || fail "GET /v1/me: $body"
+
+validated=""
+if [ -f "$valid" ]; then
+  # The first document waits for the workers to load their stylesheets, well inside the deadline.
+  body="$(request POST "http://127.0.0.1:$port/v1/validate" "$key" "$valid")" || fail "POST /v1/validate: $body"
+  echo "$body" | grep -q '"valid":true' || fail "POST /v1/validate: $body"
+  echo "$body" | grep -q '"profileDetected":"xrechnung"' || fail "POST /v1/validate: $body"
+  validated=", POST /v1/validate judged a valid XRechnung"
+fi
 kill "$pid"
 wait "$pid" || true
-echo "executable smoke test: ok (GET /v1/me answered for org smoke)"
+echo "executable smoke test: ok (GET /v1/me answered for org smoke$validated)"

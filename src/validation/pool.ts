@@ -67,18 +67,33 @@ export class ValidationPool {
   /** Gives the slot a fresh worker whose replies settle the slot's pending jobs. */
   private attachWorker(slot: Slot): void {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    let loaded = false;
     let markLoaded!: () => void;
-    slot.loaded = new Promise((resolve) => (markLoaded = resolve));
+    let failLoad!: (error: Error) => void;
+    slot.loaded = new Promise((resolve, reject) => ((markLoaded = resolve), (failLoad = reject)));
+    slot.loaded.catch(() => {}); // observed by send() and ready(); never an unhandled rejection
     worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       const reply = event.data;
-      if (reply.id === 0) return markLoaded();
+      if (reply.id === 0) {
+        loaded = true;
+        return markLoaded();
+      }
       const waiter = slot.pending.get(reply.id);
       if (!waiter) return;
       slot.pending.delete(reply.id);
       if (reply.ok) waiter.resolve(reply.value);
       else waiter.reject(new EngineUnavailable(`a validation layer could not run: ${reply.error.split("\n")[0]}`, true, 5));
     };
-    worker.onerror = (event) => this.replace(slot, new EngineUnavailable(`the validation worker failed: ${event.message}`, true, 5));
+    worker.onerror = (event) => {
+      // A worker that fails before it loaded cannot load at all (its module is missing from the
+      // executable, or throws on import): replacing it would fail the same way, in a busy loop.
+      // The slot stays broken and every job on it is refused at once, with the reason.
+      if (!loaded) {
+        worker.terminate();
+        return failLoad(new EngineUnavailable(`the validation worker cannot start: ${event.message}`, false, 5));
+      }
+      this.replace(slot, new EngineUnavailable(`the validation worker failed: ${event.message}`, true, 5));
+    };
     slot.worker = worker;
   }
 

@@ -1,0 +1,90 @@
+/**
+ * Validation figures of the benchmark: POST /v1/validate per profile against the executable, and
+ * in-process SaxonJS timings (whole document and per stylesheet) next to Saxon-HE on the same
+ * stylesheets and documents.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { load, type LoadResult } from "./http";
+import type { TimedJob, TimedLayer } from "./timed-validate";
+
+const CORPUS = join(import.meta.dir, "..", "..", "shared", "corpus");
+const RULESETS_BUILD = join(import.meta.dir, "..", "build", "rulesets");
+
+export interface BenchDocument {
+  name: string;
+  file: string;
+  profile: string;
+}
+
+/** One valid corpus document per headline profile; the Factur-X one is a hybrid PDF. */
+export const PROFILE_DOCUMENTS: BenchDocument[] = [
+  { name: "XRechnung UBL", file: "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml", profile: "xrechnung" },
+  { name: "XRechnung CII", file: "xrechnung-testsuite/src/test/business-cases/standard/01.02a-INVOICE_uncefact.xml", profile: "xrechnung" },
+  { name: "Peppol UBL", file: "peppol-bis3/rules/examples/Vat-category-S.xml", profile: "peppol" },
+  { name: "Factur-X EN16931 (PDF)", file: "akretion-factur-x/tests/fixtures/pdf/invoice_EN16931.pdf", profile: "facturx:en16931" },
+  { name: "FatturaPA FPR12", file: "zugferd-corpus/fatturaPA/official/valid/IT01234567890_FPR01.xml", profile: "italy-fatturapa-ordinaria-fpr12" },
+].map((d) => ({ ...d, file: join(CORPUS, d.file) }));
+
+/** The invoice the synthetic many-line documents are made from. */
+export const LINES_SOURCE = PROFILE_DOCUMENTS[0].file;
+
+export interface HttpFigure {
+  document: BenchDocument;
+  result: LoadResult;
+  /** Why an answer was not the expected verdict, when one was not. */
+  mismatch?: string;
+}
+
+/**
+ * `concurrency` clients post `document` for `seconds` (at most `maxRequests`), spread over `keys`
+ * so no burst limit is met.
+ */
+export async function validateOverHttp(base: string, keys: string[], document: BenchDocument, concurrency: number, seconds: number, maxRequests: number): Promise<HttpFigure> {
+  const body = readFileSync(document.file);
+  const post = (i: number) =>
+    fetch(`${base}/v1/validate`, {
+      method: "POST",
+      headers: { "x-api-key": keys[i % keys.length], "content-type": document.file.endsWith(".pdf") ? "application/pdf" : "application/xml" },
+      body,
+    });
+  const check = await post(0);
+  const answer = (await check.json()) as { data?: { valid: boolean; profileDetected?: string } };
+  const mismatch =
+    check.status !== 200 || !answer.data?.valid || answer.data.profileDetected !== document.profile
+      ? `status ${check.status}, valid ${answer.data?.valid}, profile ${answer.data?.profileDetected}`
+      : undefined;
+  return { document, result: await load(post, concurrency, seconds, maxRequests), mismatch };
+}
+
+export interface TimedFigure {
+  layers: TimedLayer[];
+  valid?: boolean;
+  totalMs: number[];
+  layerMs: Record<string, number[]>;
+  /** The child was stopped at its bound before the timed runs finished. */
+  stopped: boolean;
+}
+
+/** Runs bench/timed-validate.ts on one job, killed after `boundSeconds`. */
+export async function timeInProcess(job: TimedJob, boundSeconds: number): Promise<TimedFigure> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "timed-validate.ts"), JSON.stringify(job)], { stdout: "pipe", stderr: "inherit" });
+  let stopped = false;
+  const timer = setTimeout(() => {
+    stopped = true;
+    child.kill();
+  }, boundSeconds * 1000);
+  const out = await new Response(child.stdout).text();
+  clearTimeout(timer);
+  const figure: TimedFigure = { layers: [], totalMs: [], layerMs: {}, stopped };
+  for (const line of out.split("\n").filter(Boolean)) Object.assign(figure, JSON.parse(line));
+  return figure;
+}
+
+/** The stylesheet Saxon-HE runs for a layer: the file its SEF was compiled from. */
+export const xslPath = (layer: TimedLayer) => join(RULESETS_BUILD, layer.xslt);
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
+};
