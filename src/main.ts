@@ -10,6 +10,7 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   serve [--port N] [--db PATH]          start the HTTP API (env PORT, DATABASE_PATH)
   orgs create --name NAME [--plan free|starter|growth|business|scale] [--billing-day 1-28]
   orgs set-plan ORG --plan PLAN
+  orgs set-channel ORG latest|previous  default ruleset channel of the organization
   orgs list
   keys create --org ORG --mode live|test [--label L]
   keys list --org ORG
@@ -17,6 +18,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   validate FILE... [--format auto|cii|ubl|fatturapa|facturae|eslog|sdi_messaggio] [--json]
                                         judge XML or hybrid PDF files offline; exit 0 all valid,
                                         1 any invalid, 2 a file could not be judged
+  rulesets drift-check [--mirror DIR|URL]  compare every pinned file with upstream (or a mirror)
+                                        and record the outcome; exit 1 on any difference
+  rulesets status                       versions, retention dates, engine and drift state
 
 ORG is an organization id or its unique name. The account commands take --db PATH.`;
 
@@ -36,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       label: { type: "string" },
       format: { type: "string" },
       json: { type: "boolean" },
+      mirror: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -59,6 +64,10 @@ async function main(argv: string[]): Promise<number> {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.
       const { validateCommand } = await import("./cli/validate");
       return validateCommand(positionals.slice(1), { format: values.format, json: values.json });
+    }
+    case "rulesets": {
+      const { rulesetsCommand } = await import("./cli/rulesets");
+      return rulesetsCommand(sub, flags);
     }
     default:
       throw new UsageError(`unknown command '${command}'\n\n${HELP}`);

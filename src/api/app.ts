@@ -8,9 +8,11 @@ import { applyStandardHeaders, DOCS_CSP, PREFLIGHT_HEADERS } from "./headers";
 import { meRoute } from "./routes/me";
 import { validateRoute } from "./routes/validate";
 import { rulesetsRoute } from "./routes/rulesets";
+import { generateRoute } from "./routes/generate";
+import { parseRoute } from "./routes/parse";
 
 /** Every API route, in the order the OpenAPI document lists them. */
-export const API_ROUTES: RouteDef[] = [meRoute, validateRoute, rulesetsRoute];
+export const API_ROUTES: RouteDef[] = [meRoute, generateRoute, validateRoute, parseRoute, rulesetsRoute];
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 

@@ -9,6 +9,11 @@ export const ERROR_CODES = {
   ENGINE_UNAVAILABLE: { statuses: [503], when: "the engine could not serve the request within the request deadline; the quota unit is refunded" },
   INTERNAL_ERROR: { statuses: [500], when: "unexpected server error; incidentId names the logged incident" },
   NOT_FOUND: { statuses: [404], when: "no route at that path and method" },
+  INVALID_INVOICE: { statuses: [422], when: "the generated document fails the EN 16931 / CIUS rules or the authority XSD; details.validationResult is the Validation result" },
+  PROFILE_STANDARD_MISMATCH: { statuses: [422], when: "profile (or facturxProfile, or syntax) not allowed for the standard; details = standard, profile, allowedProfiles" },
+  DOCUMENT_TYPE_STANDARD_MISMATCH: { statuses: [422], when: "creditnote for fatturapa or facturae; details.creditNoteCapableStandards" },
+  INVALID_REQUEST: { statuses: [400], when: "a party has no derivable electronic address (details names the party and the fields), or a national overlay's party rule is not met" },
+  PARSE_FAILED: { statuses: [400], when: "input not parseable as a UBL or CII invoice: malformed XML, a format parse does not map, or a PDF without embedded invoice XML" },
 } as const satisfies Record<string, { statuses: readonly number[]; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

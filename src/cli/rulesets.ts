@@ -32,8 +32,15 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
           const files = pins.filter((p) => p.key === key && p.version === row.version);
           const checks = files.map((f) => latest.get(f.path));
           const state = checks.some((c) => !c) ? "never checked" : checks.every((c) => c!.outcome === "match") ? `clean (oldest check ${checks.map((c) => c!.checkedAt).sort()[0]})` : "DRIFT";
-          const role = row === newest ? "latest" : row.servingFrom > today ? `scheduled from ${row.servingFrom}` : `retained until ${row.retainedUntil}`;
-          console.log(`${key} ${row.version}  ${role}  engine saxonjs  drift: ${state}`);
+          const role =
+            row === newest
+              ? "latest"
+              : row.servingFrom > today
+                ? `scheduled from ${row.servingFrom}`
+                : lifecycle.pinReachable(row, today)
+                  ? `retained until ${row.retainedUntil}`
+                  : `no longer served (retained until ${row.retainedUntil})`;
+          console.log(`${key} ${row.version}  ${role}  engine ${engineOf(files)}  drift: ${state}`);
           for (const file of files) {
             const bad = checkHistory(store.db, file.path).filter((h) => h.outcome !== "match");
             for (const h of bad) console.log(`    ${h.checkedAt} ${h.outcome} ${file.path} (${h.source}${h.actualSha256 ? `, got ${h.actualSha256}` : ""}${h.detail ? `: ${h.detail}` : ""})`);
@@ -46,6 +53,13 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
   } finally {
     store.close();
   }
+}
+
+/** Which engine judges a version's entry files: libxml2 for schemas, SaxonJS for rule files. */
+function engineOf(files: typeof pins): string {
+  const entries = files.filter((f) => f.role === "entry");
+  const engines = new Set(entries.map((f) => (f.path.endsWith(".xsd") ? "libxml2-wasm (XSD)" : "saxonjs (SEF)")));
+  return [...engines].sort().join(" + ");
 }
 
 /** The server's optional nightly check (DRIFT_CHECK=nightly): at 02:00 UTC, against DRIFT_CHECK_MIRROR or upstream. */

@@ -1,0 +1,47 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute, type BinaryBody } from "../route";
+import { metered } from "../metering";
+import { badRequest } from "../errors";
+import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
+import { carryDomainErrors } from "../domain-errors";
+import { parseDocument } from "../../generate/parse";
+import { Invoice } from "../../invoice/schema";
+
+const ParseQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("cii"), Type.Literal("ubl")], { description: "syntax hint; auto (default) detects it" })) },
+  { additionalProperties: false },
+);
+
+const Parsed = Type.Object(
+  {
+    format: Type.Union([Type.Literal("cii"), Type.Literal("ubl")]),
+    profileDetected: Type.Optional(Type.String()),
+    invoice: Invoice,
+  },
+  { title: "ParseResult" },
+);
+
+export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | "cii" | "ubl" }>({
+  method: "POST",
+  path: "/v1/parse",
+  auth: "key",
+  body: { kind: "binary", contentTypes: ["application/xml", "text/xml", "application/pdf", "application/octet-stream"], maxBytes: DOCUMENT_BODY_MAX_BYTES },
+  query: ParseQuery,
+  doc: {
+    summary: "Parse a UBL, CII or hybrid PDF invoice into the JSON invoice",
+    description:
+      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned (convert keeps them). FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
+    tags: ["documents"],
+    errors: ["VALIDATION_ERROR", "PARSE_FAILED"],
+    headers: ["x-syntax", "x-profile-detected"],
+    response: { data: Parsed },
+    metered: true,
+  },
+  async handle(ctx, { body, query }) {
+    if (body.bytes.byteLength === 0) throw badRequest("the request body is empty; send the invoice XML or hybrid PDF as the raw body");
+    const parsed = await metered(ctx, () => carryDomainErrors(() => parseDocument(body.bytes, { hint: query.format })));
+    ctx.headers.set("x-syntax", parsed.format);
+    if (parsed.profileDetected) ctx.headers.set("x-profile-detected", parsed.profileDetected);
+    return parsed;
+  },
+});
