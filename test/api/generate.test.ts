@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { envelope, startHarness } from "../support/harness";
+import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { quotaStatus } from "../../src/accounts/quota";
+import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
+
+const h = startHarness({ config: { engineConcurrency: 2 } });
+const org = h.org("generator", "scale");
+const live = h.key(org, "live");
+const testKey = h.key(org, "test");
+beforeAll(async () => {
+  await h.deps.validation().ready();
+}, 120_000);
+afterAll(() => {
+  h.deps.close();
+  h.close();
+});
+
+const invoice = SCENARIOS[0].build(LOCALES.de);
+const generate = (body: unknown, key = live, accept?: string) =>
+  h.post("/v1/generate", JSON.stringify(body), { authorization: `Bearer ${key}`, "content-type": "application/json", ...(accept ? { accept } : {}) });
+const parse = (body: BodyInit, contentType = "application/xml") => h.post("/v1/parse", body, { authorization: `Bearer ${live}`, "content-type": contentType });
+
+describe("POST /v1/generate", () => {
+  test("answers the raw XML, validated, with the seal and version headers", async () => {
+    const res = await generate({ standard: "xrechnung", output: "xml", invoice });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/xml");
+    const xml = await res.text();
+    expect(xml).toContain("CrossIndustryInvoice");
+    expect(xml).toContain("urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0");
+    expect(xml).not.toContain("test mode");
+    expect(res.headers.get("x-validation")).toMatch(/^pass; 0 errors/);
+    expect(res.headers.get("x-syntax")).toBe("cii");
+    expect(res.headers.get("x-profile-detected")).toBe("xrechnung");
+    expect(JSON.parse(res.headers.get("x-version-block")!)).toEqual({ schematronVersion: "1.3.16", ciusVersion: "2.5.0" });
+    const rows = JSON.parse(res.headers.get("x-ruleset-artifacts")!);
+    expect(rulesetSha256(rows)).toBe(res.headers.get("x-ruleset-sha256")!);
+  }, 60_000);
+
+  test("with Accept: application/json answers the envelope; test keys get the test-mode comment right after the declaration", async () => {
+    const res = await generate({ standard: "facturx", profile: "basic", output: "xml", invoice }, testKey, "application/json");
+    expect(res.status).toBe(200);
+    const { data } = await envelope(res);
+    const bytes = Buffer.from(data.output, "base64");
+    expect(data.sha256).toBe(sha256Hex(bytes));
+    expect(data).toMatchObject({ standard: "facturx", profile: "basic", contentType: "application/xml", outputFormat: "xml" });
+    expect(data.validationResult).toMatchObject({ valid: true, verified: true, format: "cii", sha256: data.sha256 });
+    expect(bytes.toString("utf8")).toMatch(/^<\?xml[^>]*\?>\n<!-- TEST MODE: [^>]*not a valid production invoice[^>]*not transmitted\. -->\n/);
+    expect(JSON.parse(res.headers.get("x-version-block")!).facturxProfile).toBe("basic");
+  }, 60_000);
+
+  test("verify: false skips validation and says so", async () => {
+    const { data } = await envelope(await generate({ standard: "peppol-bis", output: "xml", invoice, verify: false }, live, "application/json"));
+    expect(data.validationResult).toMatchObject({ valid: false, verified: false, errors: [], warnings: [] });
+    expect(data.validationResult.rulesetSha256).toBeUndefined();
+  });
+
+  test("an invoice that breaks the rules is 422 INVALID_INVOICE with the verdict, and costs its unit", async () => {
+    const before = quotaStatus(h.store.db, h.clock.now, org, true).used;
+    const res = await generate({ standard: "xrechnung", output: "xml", invoice: { ...invoice, totalGrossAmount: invoice.totalGrossAmount + 1 } });
+    expect(res.status).toBe(422);
+    const { error } = await envelope(res);
+    expect(error.code).toBe("INVALID_INVOICE");
+    expect(error.details.validationResult.valid).toBe(false);
+    expect(error.details.validationResult.errors.map((e: { ruleId: string }) => e.ruleId)).toContain("BR-CO-15");
+    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(before + 1);
+  }, 60_000);
+
+  test("profile and document type outside the compatibility table are 422 with the allowed values", async () => {
+    const mismatch = await envelope(await generate({ standard: "xrechnung", profile: "peppol", output: "xml", invoice }));
+    expect(mismatch.error.code).toBe("PROFILE_STANDARD_MISMATCH");
+    expect(mismatch.error.details).toMatchObject({ standard: "xrechnung", profile: "peppol", allowedProfiles: ["xrechnung"] });
+    const credit = await envelope(await generate({ standard: "fatturapa", output: "xml", invoice: { ...invoice, documentType: "creditnote" } }));
+    expect(credit.error.code).toBe("DOCUMENT_TYPE_STANDARD_MISMATCH");
+    expect(credit.error.details.creditNoteCapableStandards).toEqual(["eslog", "facturx", "peppol-bis", "xrechnung", "zugferd"]);
+  });
+
+  test("a party without a derivable electronic address is 400 INVALID_REQUEST naming it", async () => {
+    const { vatId: _, email: __, ...buyer } = invoice.buyer;
+    const res = await generate({ standard: "peppol-bis", output: "xml", invoice: { ...invoice, buyer } });
+    expect(res.status).toBe(400);
+    const { error } = await envelope(res);
+    expect(error.code).toBe("INVALID_REQUEST");
+    expect(error.details.party).toBe("buyer");
+  });
+
+  test("schema failures follow the spec's details.fields shapes and cost nothing", async () => {
+    const before = quotaStatus(h.store.db, h.clock.now, org, true).used;
+    const fields = async (body: unknown) => (await envelope(await generate(body))).error.details.fields as { path: string; keyword: string }[];
+    expect(await fields({ standard: "xrechnung", invoice })).toEqual([expect.objectContaining({ path: "output", keyword: "required" })]);
+    const { city: _, ...address } = invoice.seller.address;
+    expect(await fields({ standard: "xrechnung", output: "xml", invoice: { ...invoice, seller: { ...invoice.seller, address } } })).toEqual([
+      expect.objectContaining({ path: "/invoice/seller/address", keyword: "required" }),
+    ]);
+    const badStandard = await fields({ standard: "nope", output: "xml", invoice });
+    expect(badStandard.filter((f) => f.path === "/standard" && f.keyword === "const")).toHaveLength(7);
+    expect(badStandard).toContainEqual(expect.objectContaining({ path: "/standard", keyword: "anyOf" }));
+    expect(await fields({ standard: "xrechnung", output: "xml", invoice: { ...invoice, seller: { ...invoice.seller, vatId: "de 123" } } })).toEqual([
+      expect.objectContaining({ path: "/invoice/seller/vatId", keyword: "pattern" }),
+    ]);
+    expect(await fields({ standard: "xrechnung", output: "xml", invoice: { ...invoice, colour: "red" } })).toEqual([
+      expect.objectContaining({ path: "/invoice", keyword: "additionalProperties" }),
+    ]);
+    const sub = { ...invoice.lines[0] };
+    const tooMany = { ...invoice, lines: [{ ...sub, subLines: Array.from({ length: 201 }, () => sub) }] };
+    expect(await fields({ standard: "xrechnung", output: "xml", invoice: tooMany })).toContainEqual(expect.objectContaining({ path: "/invoice/lines/0/subLines", keyword: "maxItems" }));
+    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(before);
+  });
+});
+
+describe("POST /v1/parse", () => {
+  test("parse(generate(x)) gives back the invoice in the generate field names", async () => {
+    const xml = await (await generate({ standard: "xrechnung", syntax: "ubl", output: "xml", invoice })).text();
+    const res = await parse(xml);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-syntax")).toBe("ubl");
+    const { data } = await envelope(res);
+    expect(data.format).toBe("ubl");
+    expect(data.profileDetected).toBe("xrechnung");
+    expect(data.invoice).toMatchObject({ number: invoice.number, issueDate: invoice.issueDate, totalGrossAmount: invoice.totalGrossAmount, lines: invoice.lines });
+    expect(JSON.stringify(data.invoice)).not.toContain("null");
+  }, 60_000);
+
+  test("malformed XML and formats parse does not map are 400 PARSE_FAILED", async () => {
+    const malformed = await envelope(await parse("<Invoice><broken></Invoice>"));
+    expect(malformed.error.code).toBe("PARSE_FAILED");
+    const fattura = `<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"/>`;
+    const refused = await envelope(await parse(fattura));
+    expect(refused.error.code).toBe("PARSE_FAILED");
+    expect(refused.error.message).toContain("FatturaPA");
+    expect((await parse("")).status).toBe(400);
+  });
+});
