@@ -7,6 +7,7 @@ import { rulesetSha256, sha256Hex, type ArtifactRow } from "../rulesets/seal";
 import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd";
 import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
 import { RuleFileStopped, type SaxonJsSchematron } from "./schematron-saxonjs";
+import type { Finding } from "./svrl";
 import { readFacts, type DocumentFacts } from "./facts";
 import { brCo25Advisory } from "./advisories";
 import { severityOfFlag, type ValidationFinding, type ValidationResult } from "./result";
@@ -52,6 +53,13 @@ function assemble(base: Pick<ValidationResult, "format" | "profileDetected" | "s
   const result: ValidationResult = { valid: errors.length === 0, ...base, ...extra, errors, warnings };
   if (result.profileDetected === undefined) delete result.profileDetected;
   return result;
+}
+
+/** One SVRL finding as the service reports it. */
+export function findingOf(f: Finding): ValidationFinding {
+  // Factur-X EXTENDED names its rules only in the message text: "[BR-CO-25]-...".
+  const ruleId = f.ruleId ?? f.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
+  return { ruleId, severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
 function xsdRow(schema: XsdSchemaId): ArtifactRow {
@@ -114,10 +122,9 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
     if (field && !(field in extra)) (extra as Record<string, string>)[field] = version;
     try {
       for (const f of engine.schematron.run(pin.path, text)) {
-        // Factur-X EXTENDED names its rules only in the message text: "[BR-CO-25]-...".
-        const ruleId = f.ruleId ?? f.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
-        findings.push({ ruleId, severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message });
-        if (layer.family === "france-ctc") franceIds.add(ruleId);
+        const finding = findingOf(f);
+        findings.push(finding);
+        if (layer.family === "france-ctc") franceIds.add(finding.ruleId);
       }
     } catch (error) {
       if (!(error instanceof RuleFileStopped)) throw error;
