@@ -6,6 +6,7 @@ import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
 import { ValidationPool } from "../validation/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
+import { DriftState } from "../rulesets/drift";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -37,6 +38,7 @@ export interface Deps {
   metrics: Metrics;
   /** Which ruleset versions serve on which day (tests inject their own version table). */
   lifecycle: RulesetLifecycle;
+  drift: DriftState;
   /** The validation workers, started on first use (or by `serve` at start, to warm them). */
   validation(): ValidationPool;
   close(): void;
@@ -55,6 +57,7 @@ export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig
     admission: new Admission({ concurrency: merged.engineConcurrency, maxQueue: merged.engineMaxQueue }),
     metrics: new Metrics(),
     lifecycle,
+    drift: new DriftState(store.db),
     validation: () => (pool ??= new ValidationPool(merged.engineConcurrency)),
     close: () => pool?.close(),
   };

@@ -1,4 +1,4 @@
-import { pins, versionFacts } from "./pins";
+import { pins } from "./pins";
 import type { RulesetLifecycle } from "./lifecycle";
 import type { ArtifactRow } from "./seal";
 
@@ -60,14 +60,15 @@ export function catalogueArtifacts(): ArtifactRow[] {
 export function buildCatalogue(lifecycle: RulesetLifecycle, day: string) {
   const rulesets = FAMILIES.map((family) => {
     const latest = lifecycle.latest(family.versionKey, day);
-    const facts = versionFacts(family.versionKey, latest.version)!;
+    // Facts of the version itself; an announced release may state only what changed.
+    const facts = { ...lifecycle.facts.find((f) => f.key === family.versionKey), ...lifecycle.facts.find((f) => f.key === family.versionKey && f.version === latest.version) };
     return {
       format: family.format,
       label: family.label,
       standard: family.standard,
-      authority: facts.authority,
-      region: facts.region,
-      specVersion: facts.specVersion,
+      authority: facts.authority ?? "",
+      region: facts.region ?? "",
+      specVersion: facts.specVersion ?? "",
       rulesetVersion: latest.version,
       rulesetArtefact: `${family.versionKey} ${latest.version} (${facts.sourceRepo}${facts.sourceTag ? ` ${facts.sourceTag}` : ""})`,
       versionKey: family.versionKey,
@@ -75,8 +76,8 @@ export function buildCatalogue(lifecycle: RulesetLifecycle, day: string) {
       rulesProvenance: family.rulesProvenance,
       verificationBadge: family.verificationBadge,
       releaseDate: /^\d{4}-\d{2}-\d{2}$/.test(facts.releaseDate ?? "") ? facts.releaseDate : null,
-      repo: facts.sourceRepo,
-      tag: facts.sourceTag,
+      repo: facts.sourceRepo ?? null,
+      tag: facts.sourceTag ?? null,
       retained: lifecycle.retained(family.versionKey, day).map((r) => ({
         version: r.version,
         releaseDate: r.releaseDate,

@@ -72,3 +72,16 @@ export function driftCheckedAt(latest: Map<string, LatestCheck>, rows: readonly 
   }
   return oldest;
 }
+
+/** Newest checks, re-read at most once a minute: a drift run (CLI or nightly) lands within that. */
+export class DriftState {
+  private cached?: { at: number; latest: Map<string, LatestCheck> };
+
+  constructor(private readonly db: Db) {}
+
+  checkedAt(rows: readonly ArtifactRow[], nowMs: number): string | undefined {
+    // A clock that went back (tests travel in time) also re-reads.
+    if (!this.cached || nowMs - this.cached.at > 60_000 || nowMs < this.cached.at) this.cached = { at: nowMs, latest: latestChecks(this.db) };
+    return driftCheckedAt(this.cached.latest, rows);
+  }
+}

@@ -13,7 +13,7 @@ export const POLICY = {
 } as const;
 
 /** What the lifecycle needs to know about one version; dates are `YYYY-MM-DD`. */
-export interface VersionFacts extends Pick<RulesetVersion, "key" | "version" | "releaseDate" | "supersededMandatoryOn"> {
+export interface VersionFacts extends Pick<RulesetVersion, "key" | "version" | "releaseDate" | "supersededMandatoryOn">, Partial<Omit<RulesetVersion, "key" | "version" | "releaseDate" | "supersededMandatoryOn">> {
   /** Day the version starts serving, when it differs from its release (a change announced ahead). */
   servingFrom?: string | null;
   /** Day a breaking change was announced, for `scheduledChanges[]`. */
@@ -81,7 +81,7 @@ export function lifecycles(facts: readonly VersionFacts[] = pinnedVersions): Map
 export class RulesetLifecycle {
   private readonly byKey: Map<string, Lifecycle[]>;
 
-  constructor(facts: readonly VersionFacts[] = pinnedVersions) {
+  constructor(readonly facts: readonly VersionFacts[] = pinnedVersions) {
     this.byKey = lifecycles(facts);
   }
 

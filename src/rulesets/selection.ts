@@ -94,5 +94,6 @@ export function selectionReport(request: RulesetRequest, resolved: ResolvedArtif
     else fields.rulesetFellBack = false;
   }
   if (sunsets.length) fields.rulesetSunsetsOn = sunsets[0];
-  return { fields, resolvedHeader: request.headerSent ? (retained.length ? "previous" : "latest") : undefined };
+  const resolvedHeader: Channel | undefined = request.headerSent ? (retained.length ? "previous" : "latest") : undefined;
+  return { fields, resolvedHeader };
 }

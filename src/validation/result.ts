@@ -17,6 +17,10 @@ export interface ValidationResult {
   sha256: string;
   rulesetSha256?: string;
   rulesetArtifacts?: ArtifactRow[];
+  driftCheckedAt?: string;
+  rulesetChannel?: "latest" | "previous";
+  rulesetFellBack?: boolean;
+  rulesetSunsetsOn?: string;
   schematronVersion?: string;
   ciusVersion?: string;
   peppolVersion?: string;

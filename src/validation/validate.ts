@@ -1,7 +1,9 @@
 import { detect, type Detection, type FormatHint } from "../syntax/detect";
 import { decodeXml } from "../syntax/decode";
 import { extractInvoiceXml } from "../pdf/attachments";
-import { artifactPin, latestVersion } from "../rulesets/resolve";
+import { artifactPin } from "../rulesets/resolve";
+import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
+import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
 import { pinByPath } from "../rulesets/pins";
 import { rulesetSha256, sha256Hex, type ArtifactRow } from "../rulesets/seal";
 import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd";
@@ -24,10 +26,16 @@ export interface ValidateRequest {
   hint?: FormatHint;
   /** Judge under this profile instead of the detected one (generate knows what it wrote). */
   profile?: string;
+  /** Which ruleset versions serve: channel and pins, for `day` (YYYY-MM-DD; default today, UTC). */
+  ruleset?: { request: RulesetRequest; day: string; versions?: VersionFacts[] };
 }
 
 /** The request cannot be judged at all (a PDF without invoice XML): a 400, not a verdict. */
-export type ValidateOutcome = { kind: "result"; result: ValidationResult } | { kind: "rejected"; message: string };
+export type ValidateOutcome =
+  | { kind: "result"; result: ValidationResult; /** `Service-Ruleset-Resolved`, when the request sent the header. */ rulesetResolved?: "latest" | "previous" }
+  | { kind: "rejected"; message: string };
+
+const pinnedLifecycle = new RulesetLifecycle();
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 const FRENCH_PROCESS = /^[SBM][1-8]$/;
@@ -62,10 +70,10 @@ export function findingOf(f: Finding): ValidationFinding {
   return { ruleId, severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
-function xsdRow(schema: XsdSchemaId): ArtifactRow {
+function xsdPin(schema: XsdSchemaId) {
   const pin = pinByPath(XSD_SCHEMAS[schema]);
   if (!pin) throw new Error(`schema ${XSD_SCHEMAS[schema]} is not pinned`);
-  return { key: pin.key, version: pin.version, fileSha256: pin.sha256 };
+  return pin;
 }
 
 /**
@@ -102,7 +110,12 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
     return { kind: "result", result: assemble(base, xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) }))) };
   }
   const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
-  const rows: ArtifactRow[] = [xsdRow(schema)];
+  const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: new Date().toISOString().slice(0, 10) };
+  const lifecycle = choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle;
+  const schemaPin = xsdPin(schema);
+  // Each schema key has one pinned version, so its resolution only reports how it was reached.
+  const resolved: ResolvedArtifact[] = [resolveArtifact(lifecycle, schemaPin.key, choice.request, choice.day)];
+  const rows: ArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256 }];
   const extra: Partial<ValidationResult> = {};
 
   const facts: DocumentFacts = syntax ? readFacts(xml, syntax) : {};
@@ -114,7 +127,9 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const ran: { path: string; ruleIds: readonly string[] }[] = [];
   const franceIds = new Set<string>();
   for (const layer of layers) {
-    const version = latestVersion(layer.key);
+    const artifact = resolveArtifact(lifecycle, layer.key, choice.request, choice.day);
+    resolved.push(artifact);
+    const version = artifact.version;
     const pin = artifactPin(layer.key, version, layer.file);
     rows.push({ key: pin.key, version: pin.version, fileSha256: pin.sha256 });
     ran.push({ path: pin.path, ruleIds: engine.schematron.entry(pin.path).ruleIds ?? [] });
@@ -145,5 +160,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
     const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
     if (advisory) findings.push(advisory);
   }
-  return { kind: "result", result: assemble(base, findings, { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...extra }) };
+  const selection = selectionReport(choice.request, resolved);
+  const result = assemble(base, findings, { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...selection.fields, ...extra });
+  return { kind: "result", result, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
 }

@@ -4,6 +4,7 @@ import { createApp } from "../../src/api/app";
 import { createOrg, type Organization } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
 import type { RouteDef } from "../../src/api/route";
+import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -27,10 +28,10 @@ export interface Harness {
 }
 
 /** A real server on a free loopback port over an in-memory database. */
-export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>; routes?: RouteDef[]; dbPath?: string } = {}): Harness {
+export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>; routes?: RouteDef[]; dbPath?: string; lifecycle?: RulesetLifecycle } = {}): Harness {
   const store = openStore(options.dbPath ?? ":memory:");
   const clock = new TestClock(options.now ?? new Date("2026-11-22T12:00:00Z"));
-  const deps = createDeps(store, clock.read, options.config);
+  const deps = createDeps(store, clock.read, options.config, options.lifecycle);
   const app = createApp(deps, options.routes ?? []).listen({ port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${app.server!.port}`;
   return {

@@ -9,6 +9,7 @@ import { generateXml, type GeneratedXml } from "../../generate/generate";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../schemas/validation-result";
+import { rulesetChoice } from "../ruleset-choice";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
 
@@ -64,7 +65,9 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     const generated = await carryDomainErrors(() => generateXml(body, { livemode }));
     const result = await metered(ctx, async (signal) => {
       if (body.verify === false) return unverified(generated);
-      const outcome = await ctx.deps.validation().validate({ bytes: generated.bytes, profile: generated.pipelineProfile }, signal);
+      // Generated output is judged under the organization's default channel.
+      const ruleset = rulesetChoice(ctx, null);
+      const outcome = await ctx.deps.validation().validate({ bytes: generated.bytes, profile: generated.pipelineProfile, ruleset }, signal);
       if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
       return { ...outcome.result, verified: true };
     });

@@ -53,8 +53,8 @@ const Catalogue = Type.Object(
   { title: "RulesetCatalogue" },
 );
 
-/** The catalogue changes only with the date; one rendering per day serves every caller. */
-let cached: { day: string; body: string } | undefined;
+/** The catalogue changes only with the date; one rendering per day (and version table) serves every caller. */
+const rendered = new WeakMap<object, { day: string; body: string }>();
 
 export const rulesetsRoute = defineRoute({
   method: "GET",
@@ -70,7 +70,8 @@ export const rulesetsRoute = defineRoute({
   },
   handle(ctx) {
     const day = ctx.deps.clock().toISOString().slice(0, 10);
-    if (cached?.day !== day) cached = { day, body: JSON.stringify({ success: true, data: buildCatalogue(ctx.deps.lifecycle, day) }) };
+    let cached = rendered.get(ctx.deps.lifecycle);
+    if (cached?.day !== day) rendered.set(ctx.deps.lifecycle, (cached = { day, body: JSON.stringify({ success: true, data: buildCatalogue(ctx.deps.lifecycle, day) }) }));
     ctx.headers.set("cache-control", "public, max-age=300");
     return new Response(cached.body, { headers: { "content-type": "application/json; charset=utf-8" } });
   },

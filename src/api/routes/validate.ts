@@ -3,9 +3,17 @@ import { defineRoute, type BinaryBody } from "../route";
 import { metered } from "../metering";
 import { badRequest } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
-import { resultHeaders } from "../../validation/result";
+import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import type { FormatHint } from "../../syntax/detect";
+import { rulesetChoice } from "../ruleset-choice";
+
+/** `driftCheckedAt` sits after the seal rows, where the spec's field table has it. */
+function withDriftCheck(result: ValidationResult, checkedAt: string | undefined): ValidationResult {
+  if (!checkedAt) return result;
+  const { valid, format, profileDetected, sha256, rulesetSha256, rulesetArtifacts, ...rest } = result;
+  return { valid, format, ...(profileDetected ? { profileDetected } : {}), sha256, rulesetSha256, rulesetArtifacts, driftCheckedAt: checkedAt, ...rest };
+}
 
 const ValidateQuery = Type.Object(
   {
@@ -27,19 +35,22 @@ export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint }>({
   doc: {
     summary: "Validate an XML or hybrid PDF invoice",
     description:
-      "The raw document is the body. Detection picks the profile; XSD, then the EN 16931 rules, then the CIUS or network rules run as the authority's reference validator runs them. A hybrid PDF is judged through its embedded invoice XML. `valid: false` is a verdict, not an error. The result is sealed: `sha256` of the body and `rulesetSha256` over the artifacts that judged, verifiable against `GET /v1/rulesets`.",
+      "The raw document is the body. Detection picks the profile; XSD, then the EN 16931 rules, then the CIUS or network rules run as the authority's reference validator runs them. A hybrid PDF is judged through its embedded invoice XML. `valid: false` is a verdict, not an error. The result is sealed: `sha256` of the body and `rulesetSha256` over the artifacts that judged, verifiable against `GET /v1/rulesets`. Header `Service-Ruleset` selects the versions: `latest`, `previous`, or exact pins `<versionKey>:<version>[,...]` (a malformed value is a 400, a pin no longer served a 422); it overrides the organization's default channel.",
     tags: ["documents"],
     errors: ["VALIDATION_ERROR"],
-    headers: ["x-syntax", "x-profile-detected", "x-schematron-version", "x-validation", "x-ruleset-sha256", "x-ruleset-artifacts"],
+    headers: ["Service-Ruleset-Resolved", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation", "x-ruleset-sha256", "x-ruleset-artifacts"],
     response: { data: ValidationResultSchema },
     metered: true,
   },
   async handle(ctx, { body, query }) {
     if (body.bytes.byteLength === 0) throw badRequest("the request body is empty; send the invoice XML or hybrid PDF as the raw body");
     const hint = query.format && query.format !== "auto" ? query.format : undefined;
-    const outcome = await metered(ctx, (signal) => ctx.deps.validation().validate({ bytes: body.bytes, hint }, signal));
+    const ruleset = rulesetChoice(ctx, ctx.request.headers.get("service-ruleset"));
+    const outcome = await metered(ctx, (signal) => ctx.deps.validation().validate({ bytes: body.bytes, hint, ruleset }, signal));
     if (outcome.kind === "rejected") throw badRequest(outcome.message);
-    for (const [name, value] of Object.entries(resultHeaders(outcome.result))) ctx.headers.set(name, value);
-    return outcome.result;
+    const result = withDriftCheck(outcome.result, ctx.deps.drift.checkedAt(outcome.result.rulesetArtifacts ?? [], ctx.deps.clock().getTime()));
+    for (const [name, value] of Object.entries(resultHeaders(result))) ctx.headers.set(name, value);
+    if (outcome.rulesetResolved) ctx.headers.set("Service-Ruleset-Resolved", outcome.rulesetResolved);
+    return result;
   },
 });

@@ -1,0 +1,22 @@
+import { ApiError, badRequest } from "./errors";
+import type { RequestContext } from "./route";
+import { checkPins, MalformedRulesetHeader, PinNotServed, rulesetRequest } from "../rulesets/selection";
+import type { ValidateRequest } from "../validation/validate";
+import type { Channel } from "../rulesets/selection";
+
+/**
+ * The ruleset versions a request asks for: `Service-Ruleset` (validate only) over the organization's
+ * default channel. Pins are checked here, before any unit is spent or anything runs.
+ */
+export function rulesetChoice(ctx: RequestContext, header: string | null): NonNullable<ValidateRequest["ruleset"]> {
+  const day = ctx.deps.clock().toISOString().slice(0, 10);
+  try {
+    const request = rulesetRequest(header, ctx.caller!.org.rulesetChannel as Channel);
+    checkPins(ctx.deps.lifecycle, request, day);
+    return { request, day, versions: [...ctx.deps.lifecycle.facts] };
+  } catch (error) {
+    if (error instanceof MalformedRulesetHeader) throw badRequest(error.message);
+    if (error instanceof PinNotServed) throw new ApiError(422, "VALIDATION_ERROR", error.message);
+    throw error;
+  }
+}
