@@ -22,6 +22,19 @@ function bootstrap(store: Store): string[] {
   ];
 }
 
+/** DRIFT_CHECK=nightly: compare the pins with upstream (or DRIFT_CHECK_MIRROR) every night at 02:00 UTC. */
+async function nightlyDriftCheck(store: Store): Promise<() => void> {
+  const { scheduleNightlyDriftCheck } = await import("./rulesets");
+  const { runDriftCheck } = await import("../rulesets/drift");
+  const { pinReader } = await import("../rulesets/sync");
+  const source = process.env.DRIFT_CHECK_MIRROR ?? null;
+  console.log(`nightly drift check on, against ${source ?? "upstream"}`);
+  return scheduleNightlyDriftCheck(async () => {
+    const summary = await runDriftCheck(store.db, systemClock, pinReader(source));
+    console.log(`drift check: ${summary.matched}/${summary.checked} match, ${summary.mismatched.length} differ, ${summary.failed.length} unread`);
+  });
+}
+
 export async function serve(options: { port?: string; db?: string }): Promise<void> {
   const port = listenPort(options.port);
   const store = openStore(databasePath(options.db));
@@ -39,7 +52,9 @@ export async function serve(options: { port?: string; db?: string }): Promise<vo
       () => console.log(`validation workers ready in ${((performance.now() - warming) / 1000).toFixed(1)} s`),
       (error) => console.error(`validation workers failed to start: ${error.message}`),
     );
+  const stopDrift = process.env.DRIFT_CHECK === "nightly" ? await nightlyDriftCheck(store) : () => {};
   const stop = () => {
+    stopDrift();
     app.stop();
     deps.close();
     store.close();
