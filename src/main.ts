@@ -21,6 +21,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   rulesets drift-check [--mirror DIR|URL]  compare every pinned file with upstream (or a mirror)
                                         and record the outcome; exit 1 on any difference
   rulesets status                       versions, retention dates, engine and drift state
+  templates create --org ORG --name NAME --file DEFINITION.json
+  templates list --org ORG
+  templates delete --org ORG REF        stored PDF templates (docs/pdf.md)
 
 ORG is an organization id or its unique name. The account commands take --db PATH.`;
 
@@ -41,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
       format: { type: "string" },
       json: { type: "boolean" },
       mirror: { type: "string" },
+      file: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -64,6 +68,11 @@ async function main(argv: string[]): Promise<number> {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.
       const { validateCommand } = await import("./cli/validate");
       return validateCommand(positionals.slice(1), { format: values.format, json: values.json });
+    }
+    case "templates": {
+      const { templatesCommand } = await import("./cli/templates");
+      templatesCommand(sub, rest, flags);
+      return 0;
     }
     case "rulesets": {
       const { rulesetsCommand } = await import("./cli/rulesets");

@@ -10,9 +10,20 @@ import { validateRoute } from "./routes/validate";
 import { rulesetsRoute } from "./routes/rulesets";
 import { generateRoute } from "./routes/generate";
 import { parseRoute } from "./routes/parse";
+import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 
 /** Every API route, in the order the OpenAPI document lists them. */
-export const API_ROUTES: RouteDef[] = [meRoute, generateRoute, validateRoute, parseRoute, rulesetsRoute];
+export const API_ROUTES: RouteDef[] = [
+  meRoute,
+  generateRoute,
+  validateRoute,
+  parseRoute,
+  rulesetsRoute,
+  createTemplateRoute,
+  listTemplatesRoute,
+  getTemplateRoute,
+  deleteTemplateRoute,
+];
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;
 

@@ -13,6 +13,9 @@ export const ERROR_CODES = {
   PROFILE_STANDARD_MISMATCH: { statuses: [422], when: "profile (or facturxProfile, or syntax) not allowed for the standard; details = standard, profile, allowedProfiles" },
   DOCUMENT_TYPE_STANDARD_MISMATCH: { statuses: [422], when: "creditnote for fatturapa or facturae; details.creditNoteCapableStandards" },
   INVALID_REQUEST: { statuses: [400], when: "a party has no derivable electronic address (details names the party and the fields), or a national overlay's party rule is not met" },
+  PDF_TEMPLATE_AUTH_REQUIRED: { statuses: [400], when: "pdfTemplateId without an authenticated organization (every /v1 route needs a key, so a keyed request never meets it)" },
+  PDF_TEMPLATE_NOT_FOUND: { statuses: [404], when: "no stored PDF template with that ref in the caller's organization" },
+  PDF_TEMPLATE_INVALID: { statuses: [422], when: "the stored template definition cannot be used (details.problems)" },
   PARSE_FAILED: { statuses: [400], when: "input not parseable as a UBL or CII invoice: malformed XML, a format parse does not map, or a PDF without embedded invoice XML" },
 } as const satisfies Record<string, { statuses: readonly number[]; when: string }>;
 

@@ -1,6 +1,7 @@
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
 import driftChecks from "./migrations/0001_drift_checks.sql" with { type: "text" };
+import pdfTemplates from "./migrations/0002_pdf_templates.sql" with { type: "text" };
 
 /**
  * The SQL of every migration, imported as text so the compiled executable carries them (drizzle's
@@ -10,6 +11,7 @@ import driftChecks from "./migrations/0001_drift_checks.sql" with { type: "text"
 export const migrationSql: Record<string, string> = {
   "0000_init": init,
   "0001_drift_checks": driftChecks,
+  "0002_pdf_templates": pdfTemplates,
 };
 
 export interface MigrationMeta {

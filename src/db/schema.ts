@@ -82,3 +82,22 @@ export const driftChecks = sqliteTable(
   },
   (t) => [index("drift_checks_path").on(t.path, t.checkedAt)],
 );
+
+/**
+ * Stored PDF templates, addressed by a short ref (`K7Q-2MX`) that is unique across organizations,
+ * so a ref from another organization is simply not found. The definition is kept as written (JSON
+ * text) and checked again when used, so a definition an older version stored cannot break a PDF.
+ */
+export const pdfTemplates = sqliteTable(
+  "pdf_templates",
+  {
+    ref: text("ref").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    name: text("name").notNull(),
+    definition: text("definition").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("pdf_templates_org").on(t.orgId)],
+);

@@ -1,0 +1,65 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route";
+import { ApiError } from "../errors";
+import { CreateTemplateRequest, TemplateDefinition, type TemplateDefinitionInput } from "../../templates/definition";
+import { createTemplate, deleteTemplate, findTemplate, listTemplates } from "../../templates/store";
+
+const StoredTemplate = Type.Object(
+  {
+    ref: Type.String({ description: "short ref to pass as pdfTemplateId, e.g. K7Q-2MX" }),
+    name: Type.String(),
+    createdAt: Type.String({ format: "date-time" }),
+    definition: TemplateDefinition,
+  },
+  { title: "PdfTemplate" },
+);
+
+const notFound = (ref: string) => new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${ref}' in this organization`);
+
+const tags = ["pdf-templates"];
+
+export const createTemplateRoute = defineRoute<{ name: string; definition: TemplateDefinitionInput }>({
+  method: "POST",
+  path: "/v1/pdf-templates",
+  auth: "key",
+  body: { kind: "json", schema: CreateTemplateRequest, contentTypes: ["application/json"], maxBytes: 1024 * 1024 },
+  doc: {
+    summary: "Store a PDF template for the organization",
+    description: "The definition customises the built-in layout (logo, accent colour, footer, language, blocks). Answers the stored template with its short ref, which generate takes as pdfTemplateId. Costs no quota.",
+    tags,
+    errors: [],
+    response: { data: StoredTemplate },
+  },
+  handle: (ctx, { body }) => createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller!.org.id, body.name, body.definition),
+});
+
+export const listTemplatesRoute = defineRoute({
+  method: "GET",
+  path: "/v1/pdf-templates",
+  auth: "key",
+  doc: { summary: "List the organization's PDF templates", tags, errors: [], response: { data: Type.Array(StoredTemplate) } },
+  handle: (ctx) => listTemplates(ctx.deps.store.db, ctx.caller!.org.id),
+});
+
+export const getTemplateRoute = defineRoute({
+  method: "GET",
+  path: "/v1/pdf-templates/:ref",
+  auth: "key",
+  doc: { summary: "One PDF template by its ref", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: StoredTemplate } },
+  handle(ctx) {
+    const found = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, ctx.params.ref);
+    if (!found) throw notFound(ctx.params.ref);
+    return found;
+  },
+});
+
+export const deleteTemplateRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/pdf-templates/:ref",
+  auth: "key",
+  doc: { summary: "Delete a PDF template", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: Type.Object({ ref: Type.String(), deleted: Type.Literal(true) }) } },
+  handle(ctx) {
+    if (!deleteTemplate(ctx.deps.store.db, ctx.caller!.org.id, ctx.params.ref)) throw notFound(ctx.params.ref);
+    return { ref: ctx.params.ref.toUpperCase(), deleted: true };
+  },
+});

@@ -1,0 +1,47 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * A stored PDF template: what an organization may change about the built-in layout. Everything is
+ * optional; an empty object is the standard template.
+ */
+export const TemplateDefinition = Type.Object(
+  {
+    logo: Type.Optional(
+      Type.Object(
+        {
+          mediaType: Type.Union([Type.Literal("image/png"), Type.Literal("image/jpeg")]),
+          data: Type.String({ contentEncoding: "base64", maxLength: 400_000, description: "the image, base64 (at most about 300 KB); PNG without alpha channel keeps the PDF/A file free of transparency" }),
+          widthMm: Type.Optional(Type.Number({ minimum: 10, maximum: 80, description: "printed width; default 40" })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    accentColor: Type.Optional(Type.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "headings and rules, e.g. #1F4E79" })),
+    footerText: Type.Optional(Type.String({ maxLength: 500, description: "printed at the foot of every page" })),
+    language: Type.Optional(
+      Type.Union(["auto", "en", "de", "fr", "it", "es", "nl", "ro"].map((l) => Type.Literal(l)), { description: "labels; auto (default) follows the seller's country" }),
+    ),
+    show: Type.Optional(
+      Type.Object(
+        {
+          notes: Type.Optional(Type.Boolean({ description: "invoice notes (default true)" })),
+          paymentDetails: Type.Optional(Type.Boolean({ description: "payment means and terms (default true)" })),
+          itemIds: Type.Optional(Type.Boolean({ description: "seller's item ids in the lines table (default true)" })),
+          delivery: Type.Optional(Type.Boolean({ description: "delivery date and address (default true)" })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: "PdfTemplateDefinition" },
+);
+
+export type TemplateDefinitionInput = Static<typeof TemplateDefinition>;
+
+export const CreateTemplateRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    definition: TemplateDefinition,
+  },
+  { additionalProperties: false, title: "CreatePdfTemplate" },
+);
