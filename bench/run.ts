@@ -11,6 +11,7 @@ import { load, rssMiB, type LoadResult } from "./http";
 import { multiplyLines } from "./lines";
 import { LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type HttpFigure, type TimedFigure } from "./validation";
 import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
+import { generateOverHttp } from "./generate";
 
 const exe = join(import.meta.dir, "..", "dist", "einvoice");
 if (!existsSync(exe) || process.env.BENCH_REBUILD) {
@@ -106,6 +107,9 @@ if (hasCorpus) {
     peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
+// 2b. POST /v1/generate with verify, per standard: typical and 500-line invoices.
+const generateFigures = await generateOverHttp(server.base, validationKeys, cores, VALIDATE_SECONDS);
+peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
 await stopServer(server);
 
 // 3. Does turning off JSC's concurrent JIT help when the workers already use every core? One run
@@ -193,6 +197,14 @@ table(
   httpFigures.map(({ document, result, mismatch }): [string, string] => [
     document.name,
     `${latency(result)}  (${result.requests} requests, statuses ${JSON.stringify(result.statuses)})${mismatch ? `  UNEXPECTED: ${mismatch}` : ""}`,
+  ]),
+);
+
+console.log(`\nPOST /v1/generate with verify over HTTP, ${cores} concurrent clients (500-line runs bounded to ${cores * 4} requests)`);
+table(
+  generateFigures.map(({ name, lines, result }): [string, string] => [
+    `${name}, ${lines === 2 ? "typical (2 lines)" : `${lines} lines`}`,
+    `${latency(result)}  (${result.requests} requests, statuses ${JSON.stringify(result.statuses)})`,
   ]),
 );
 
