@@ -22,6 +22,13 @@ export interface DocumentAllowanceCharge extends AllowanceChargeTerms {
   vatCategoryCode: string;
   /** BT-96 / BT-103: VAT rate of the allowance or charge. */
   vatRate?: Decimal;
+  /**
+   * Charges only: the charge was a logistics service fee (Factur-X EXTENDED BT-X-271..273,
+   * `ram:SpecifiedLogisticsServiceCharge`), which EN 16931 knows as a document level charge and
+   * which Factur-X counts in BT-108 and BT-109. Targets other than Factur-X EXTENDED write it as
+   * the plain charge it is; absent everywhere else.
+   */
+  logisticsService?: boolean;
 }
 
 /** BG-27 INVOICE LINE ALLOWANCES and BG-28 INVOICE LINE CHARGES. */

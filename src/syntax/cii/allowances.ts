@@ -1,6 +1,9 @@
 // Allowances and charges, document level (BG-20, BG-21) and line level (BG-27, BG-28): one CII
 // element, `ram:SpecifiedTradeAllowanceCharge`, told apart by its charge indicator. Only document
-// level ones carry a VAT category.
+// level ones carry a VAT category. Factur-X EXTENDED has a second kind of document level charge,
+// the logistics service fee (`ram:SpecifiedLogisticsServiceCharge`, BT-X-271..273), which its
+// rules add to the charges in BT-108 and BT-109: it is read as a BG-21 charge marked as such, and
+// written back in that form only for a target that counts it (see TargetFacts).
 
 import type { AllowanceChargeTerms, DocumentAllowanceCharge } from "../../model/index.ts";
 import { VAT_SCHEME } from "../values.ts";
@@ -66,16 +69,50 @@ export function writeAllowanceCharge(
   );
 }
 
-export function readDocumentAllowanceCharges(h: Header): { allowances: DocumentAllowanceCharge[]; charges: DocumentAllowanceCharge[] } {
-  const { allowances, charges } = readAllowanceCharges(h.settlement);
-  return { allowances: allowances.map(readDocumentAllowanceCharge), charges: charges.map(readDocumentAllowanceCharge) };
+function readLogisticsServiceCharge(e: Element): DocumentAllowanceCharge {
+  return {
+    amount: cii.text(e, "ram:AppliedAmount") ?? "",
+    reason: cii.text(e, "ram:Description"),
+    vatCategoryCode: cii.text(e, "ram:AppliedTradeTax/ram:CategoryCode") ?? "",
+    vatRate: cii.text(e, "ram:AppliedTradeTax/ram:RateApplicablePercent"),
+    logisticsService: true,
+  };
 }
 
-export function writeDocumentAllowanceCharges(allowances: DocumentAllowanceCharge[], charges: DocumentAllowanceCharge[]): Contribution {
+/** A charge the logistics service form can hold: it has no base, percentage or reason code. */
+const fitsLogisticsService = (c: DocumentAllowanceCharge) =>
+  c.logisticsService === true && c.baseAmount === undefined && c.percentage === undefined && c.reasonCode === undefined;
+
+function writeLogisticsServiceCharge(c: DocumentAllowanceCharge): XmlNode | undefined {
+  return group(
+    "ram:SpecifiedLogisticsServiceCharge",
+    term("ram:Description", c.reason, "BT-X-271"),
+    term("ram:AppliedAmount", c.amount, "BT-X-272"),
+    group("ram:AppliedTradeTax", term("ram:TypeCode", VAT_SCHEME), term("ram:CategoryCode", c.vatCategoryCode, "BT-X-273"), term("ram:RateApplicablePercent", c.vatRate)),
+  );
+}
+
+export function readDocumentAllowanceCharges(h: Header): { allowances: DocumentAllowanceCharge[]; charges: DocumentAllowanceCharge[] } {
+  const { allowances, charges } = readAllowanceCharges(h.settlement);
+  return {
+    allowances: allowances.map(readDocumentAllowanceCharge),
+    charges: [...charges.map(readDocumentAllowanceCharge), ...cii.all(h.settlement, "ram:SpecifiedLogisticsServiceCharge").map(readLogisticsServiceCharge)],
+  };
+}
+
+export function writeDocumentAllowanceCharges(
+  allowances: DocumentAllowanceCharge[],
+  charges: DocumentAllowanceCharge[],
+  options: { logisticsServiceCharges: boolean },
+): Contribution {
   return {
     settlement: [
       ...allowances.map((a) => writeAllowanceCharge(a, false, ALLOWANCE_TERMS.documentAllowance)),
-      ...charges.map((c) => writeAllowanceCharge(c, true, ALLOWANCE_TERMS.documentCharge)),
+      ...charges.map((c) =>
+        options.logisticsServiceCharges && fitsLogisticsService(c)
+          ? writeLogisticsServiceCharge(c)
+          : writeAllowanceCharge(c, true, ALLOWANCE_TERMS.documentCharge),
+      ),
     ],
   };
 }

@@ -3,6 +3,7 @@
 // way: flat lines after their parent, pointing to it with `ram:ParentLineID`, the parent marked
 // `GROUP` and the parts `DETAIL` in `ram:LineStatusReasonCode`.
 
+import { isDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
 import { VAT_SCHEME } from "../values.ts";
 import { attrOf } from "../xml-reader.ts";
@@ -51,6 +52,15 @@ function writeItem(i: Item): XmlNode {
   );
 }
 
+/**
+ * BT-147 from the gross price's allowances: EN 16931 has one discount, Factur-X EXTENDED allows
+ * several (gross minus all of them is the net price), so several are summed.
+ */
+function priceDiscount(amounts: (string | undefined)[]): string | undefined {
+  if (amounts.length <= 1) return amounts[0];
+  return amounts.every((a) => a !== undefined && isDecimal(a)) ? sum(amounts as string[]) : amounts.find((a) => a !== undefined);
+}
+
 function readLine(e: Element): InvoiceLine {
   const doc = cii.one(e, "ram:AssociatedDocumentLineDocument");
   const agreement = cii.one(e, "ram:SpecifiedLineTradeAgreement");
@@ -59,7 +69,10 @@ function readLine(e: Element): InvoiceLine {
   const net = cii.one(agreement, "ram:NetPriceProductTradePrice");
   const gross = cii.one(agreement, "ram:GrossPriceProductTradePrice");
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
-  const discount = cii.all(gross, "ram:AppliedTradeAllowanceCharge").find((a) => readIndicator(a, "ram:ChargeIndicator") !== true);
+  const discounts = cii
+    .all(gross, "ram:AppliedTradeAllowanceCharge")
+    .filter((a) => readIndicator(a, "ram:ChargeIndicator") !== true)
+    .map((a) => cii.text(a, "ram:ActualAmount"));
   const notes = cii.all(doc, "ram:IncludedNote").map((n) => cii.text(n, "ram:Content")).filter((n) => n !== undefined);
   const { allowances, charges } = readAllowanceCharges(settlement);
   return {
@@ -77,7 +90,7 @@ function readLine(e: Element): InvoiceLine {
     charges: charges.map(readLineAllowanceCharge),
     price: {
       netPrice: cii.text(net, "ram:ChargeAmount") ?? "",
-      discount: cii.text(discount, "ram:ActualAmount"),
+      discount: priceDiscount(discounts),
       grossPrice: cii.text(gross, "ram:ChargeAmount"),
       baseQuantity: basis?.textContent?.trim() || undefined,
       baseQuantityUnitCode: attrOf(basis, "unitCode"),

@@ -41,7 +41,12 @@ export function readPayment(h: Header): PaymentTerms {
   const remittance = cii.text(h.settlement, "ram:PaymentReference");
   const directDebit =
     mandate ?? creditorId ?? debitedAccount ? { mandateReference: mandate, creditorId, debitedAccountId: debitedAccount } : undefined;
-  const descriptions = terms.map((t) => cii.text(t, "ram:Description")).filter((d) => d !== undefined);
+  // Kept untrimmed, as the UBL binding keeps cbc:Note: XRechnung's structured discount lines
+  // (#SKONTO#...#) must each end with a line break (BR-DE-18), the last one included.
+  const descriptions = terms.flatMap((t) => {
+    const text = cii.one(t, "ram:Description")?.textContent;
+    return text?.trim() ? [text] : [];
+  });
   return {
     paymentInstructions:
       means.length > 0 || directDebit || remittance

@@ -15,11 +15,17 @@ export interface TargetFacts {
   schema: SchemaTable;
   /** Schema id of src/validation/xsd.ts that judges the written document. */
   xsd: "cii-d16b" | `facturx-${FacturxProfile}`;
+  /**
+   * Whether logistics service fees (BT-X-272, `ram:SpecifiedLogisticsServiceCharge`) are written as
+   * such: only Factur-X EXTENDED counts them in its totals. D16B declares the element too, but
+   * EN 16931 discourages it (CII-SR-195) and leaves it out of BT-108, so it gets plain charges.
+   */
+  logisticsServiceCharges: boolean;
 }
 
 export function targetFacts(target: CiiTarget): TargetFacts {
-  if (target.version === "D16B") return { schema: SCHEMAS.D16B, xsd: "cii-d16b" };
-  return { schema: SCHEMAS[target.profile], xsd: `facturx-${target.profile}` };
+  if (target.version === "D16B") return { schema: SCHEMAS.D16B, xsd: "cii-d16b", logisticsServiceCharges: false };
+  return { schema: SCHEMAS[target.profile], xsd: `facturx-${target.profile}`, logisticsServiceCharges: target.profile === "extended" };
 }
 
 /**

@@ -1,6 +1,8 @@
 // VAT breakdown (BG-23) and the VAT point date and code (BT-7, BT-8). CII keeps BT-7/BT-8 inside
-// each header `ram:ApplicableTradeTax`; they are document-level terms, so every entry repeats them
-// and the reader takes the first.
+// the header `ram:ApplicableTradeTax` entries though they are document-level terms; the reader takes
+// the first it finds. BT-7 may appear only once (CII-SR-461), so it goes in the first entry, as the
+// CEN and XRechnung examples carry it; BT-8 may repeat with one value (CII-SR-462) and every entry
+// carries it.
 
 import type { VatBreakdown } from "../../model/index.ts";
 import { VAT_SCHEME } from "../values.ts";
@@ -34,7 +36,7 @@ export function readTax(h: Header): TaxTerms {
 
 export function writeTax(t: TaxTerms): Contribution {
   return {
-    settlement: t.vatBreakdown.map((v) =>
+    settlement: t.vatBreakdown.map((v, i) =>
       group(
         "ram:ApplicableTradeTax",
         term("ram:CalculatedAmount", v.taxAmount, "BT-117"),
@@ -43,7 +45,7 @@ export function writeTax(t: TaxTerms): Contribution {
         term("ram:BasisAmount", v.taxableAmount, "BT-116"),
         term("ram:CategoryCode", v.categoryCode, "BT-118"),
         term("ram:ExemptionReasonCode", v.exemptionReasonCode, "BT-121"),
-        writeDate("ram:TaxPointDate", t.taxPointDate, "BT-7", "udt:DateString"),
+        i === 0 && writeDate("ram:TaxPointDate", t.taxPointDate, "BT-7", "udt:DateString"),
         term("ram:DueDateTypeCode", t.taxPointDateCode, "BT-8"),
         term("ram:RateApplicablePercent", v.rate, "BT-119"),
       ),

@@ -29,6 +29,7 @@ export interface CiiOutput {
 }
 
 export function writeCii(invoice: Invoice, target: CiiTarget): CiiOutput {
+  const facts = targetFacts(target);
   const contributions: Contribution[] = [
     writeDocument(invoice),
     writeLines(invoice.lines),
@@ -41,7 +42,7 @@ export function writeCii(invoice: Invoice, target: CiiTarget): CiiOutput {
     writePayment(invoice),
     writeTax(invoice),
     writeInvoicingPeriod(invoice.invoicingPeriod),
-    writeDocumentAllowanceCharges(invoice.allowances, invoice.charges),
+    writeDocumentAllowanceCharges(invoice.allowances, invoice.charges, facts),
     writeTotals(invoice.totals, invoice.currencyCode, invoice.taxCurrencyCode),
   ];
   const slot = (name: Slot): Part[] => contributions.flatMap((c) => c[name] ?? []);
@@ -57,7 +58,7 @@ export function writeCii(invoice: Invoice, target: CiiTarget): CiiOutput {
       always("ram:ApplicableHeaderTradeSettlement", slot("settlement")),
     ),
   );
-  const { root, lost } = fit(tree, targetFacts(target).schema);
+  const { root, lost } = fit(tree, facts.schema);
   const declarations = Object.fromEntries(Object.entries(NAMESPACES).map(([prefix, uri]) => [`xmlns:${prefix}`, uri]));
   return { xml: serialize(withAttributes(root, declarations)), lost };
 }
