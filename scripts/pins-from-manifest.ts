@@ -5,6 +5,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { RulesetVersion } from "../src/rulesets/pins";
 
 interface ManifestRow {
   key: string;
@@ -21,17 +22,6 @@ interface ManifestRow {
   licence: string;
 }
 
-interface CatalogueFact {
-  key: string;
-  version: string;
-  releaseDate: string | null;
-  specVersion: string;
-  authority: string;
-  region: string;
-  sourceRepo: string;
-  sourceTag: string | null;
-  supersededMandatoryOn: string | null;
-}
 
 export function pinsFromManifest(manifest: ManifestRow[]) {
   return manifest.map((r) => ({
@@ -50,7 +40,7 @@ export function pinsFromManifest(manifest: ManifestRow[]) {
   }));
 }
 
-export function versionsFromFacts(facts: CatalogueFact[]) {
+export function versionsFromFacts(facts: RulesetVersion[]) {
   return facts.map((f) => ({
     key: f.key,
     version: f.version,
@@ -71,7 +61,7 @@ export function toJsonText(value: unknown): string {
 
 export function generate(mirrorDir: string): { pins: string; versions: string } {
   const manifest = JSON.parse(readFileSync(join(mirrorDir, "manifest.json"), "utf8")) as ManifestRow[];
-  const facts = JSON.parse(readFileSync(join(mirrorDir, "catalogue-facts.json"), "utf8")) as CatalogueFact[];
+  const facts = JSON.parse(readFileSync(join(mirrorDir, "catalogue-facts.json"), "utf8")) as RulesetVersion[];
   return { pins: toJsonText(pinsFromManifest(manifest)), versions: toJsonText(versionsFromFacts(facts)) };
 }
 

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { envelope, startHarness } from "../support/harness";
+import { describe, expect, test } from "bun:test";
+import { envelope, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../generate/fixtures";
 import { quotaStatus } from "../../src/accounts/quota";
 import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
 
-const h = startHarness({ config: { engineConcurrency: 2 } });
+const h = startValidatingHarness();
 const org = h.org("generator", "scale");
 const live = h.key(org, "live");
 const testKey = h.key(org, "test");
-beforeAll(async () => {
-  await h.deps.validation().ready();
-}, 120_000);
-afterAll(() => {
-  h.deps.close();
-  h.close();
-});
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 const generate = (body: unknown, key = live, accept?: string) =>

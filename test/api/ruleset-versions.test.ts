@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { envelope, startHarness } from "../support/harness";
+import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { CORPUS_DIR, hasCorpus, RULESETS_DIR } from "../support/detect-corpus";
 import { rulesetSha256 } from "../../src/rulesets/seal";
 import { setRulesetChannel } from "../../src/accounts/orgs";
@@ -9,16 +9,9 @@ import { versions } from "../../src/rulesets/pins";
 import { runDriftCheck } from "../../src/rulesets/drift";
 import { pinReader } from "../../src/rulesets/sync";
 
-const h = startHarness({ now: new Date("2026-11-22T10:00:00Z"), config: { engineConcurrency: 2 } });
+const h = startValidatingHarness({ now: new Date("2026-11-22T10:00:00Z") });
 const org = h.org("versions", "scale");
 const key = h.key(org, "live");
-beforeAll(async () => {
-  await h.deps.validation().ready();
-}, 120_000);
-afterAll(() => {
-  h.deps.close();
-  h.close();
-});
 
 const XRECHNUNG_UBL = "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml";
 const PEPPOL = "peppol-bis3/rules/examples/Allowance-example.xml";

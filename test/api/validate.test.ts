@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { envelope, startHarness } from "../support/harness";
+import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { CORPUS_DIR, hasCorpus } from "../support/detect-corpus";
 import { quotaStatus } from "../../src/accounts/quota";
 import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
 import { EngineUnavailable } from "../../src/engine/admission";
 
-const h = startHarness({ config: { engineConcurrency: 2 } });
+const h = startValidatingHarness();
 const org = h.org("validator", "scale");
 const key = h.key(org, "live");
-beforeAll(async () => {
-  await h.deps.validation().ready();
-}, 120_000);
-afterAll(() => {
-  h.deps.close();
-  h.close();
-});
 
 const XRECHNUNG_UBL = "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml";
 const corpus = (path: string) => readFileSync(CORPUS_DIR + path);

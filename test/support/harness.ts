@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { openStore, type Store } from "../../src/db/connection";
 import { createDeps, type ApiConfig, type Deps } from "../../src/api/deps";
 import { createApp } from "../../src/api/app";
@@ -48,6 +49,22 @@ export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>;
       store.close();
     },
   };
+}
+
+/**
+ * A harness whose validation workers are started and warm before the first test, and stopped
+ * after the last: for files that send documents to the engine.
+ */
+export function startValidatingHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  const h = startHarness({ ...options, config: { engineConcurrency: 2, ...options.config } });
+  beforeAll(async () => {
+    await h.deps.validation().ready();
+  }, 120_000);
+  afterAll(() => {
+    h.deps.close();
+    h.close();
+  });
+  return h;
 }
 
 export async function envelope(response: Response): Promise<any> {
