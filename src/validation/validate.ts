@@ -1,6 +1,7 @@
 import { detect, type Detection, type FormatHint } from "../syntax/detect";
 import { decodeXml } from "../syntax/decode";
-import { extractInvoiceXml } from "../pdf/attachments";
+import { extractInvoiceXml, type PdfExtraction } from "../pdf/attachments";
+import { hybridFindings } from "../pdf/hybrid-checks";
 import { artifactPin } from "../rulesets/resolve";
 import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
 import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
@@ -84,13 +85,18 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const sha256 = sha256Hex(request.bytes);
   let xml = request.bytes;
   let hybrid = false;
+  let extraction: Extract<PdfExtraction, { ok: true }> | undefined;
   if (isPdf(request.bytes)) {
     const extracted = await extractInvoiceXml(request.bytes);
     if (!extracted.ok) return { kind: "rejected", message: `${extracted.message}; a hybrid PDF must embed its invoice as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml` };
     xml = extracted.xml;
     hybrid = true;
+    extraction = extracted;
   }
   const detection = detect(xml, { hint: request.hint, hybrid });
+  // The container rules (BR-HYBRID-*) of a hybrid PDF, judged against the profile the XML declares;
+  // not for XML in no supported syntax (e.g. ZUGFeRD 1.0), whose container rules differ.
+  const container = extraction && detection.format !== "unknown" ? hybridFindings(extraction, detection.profileDetected) : [];
   const base = { format: detection.format, profileDetected: request.profile ?? detection.profileDetected, sha256 };
   if (detection.format === "unknown") {
     const why = detection.note ? ` (${detection.note})` : "";
@@ -99,7 +105,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const key = pipelineKey(detection, request.profile);
   const chosen = pipelineFor(detection.format, key);
   if (!chosen) {
-    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${key}`)]) };
+    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${key}`), ...container]) };
   }
   const syntax = detection.format === "ubl" || detection.format === "cii" ? detection.format : undefined;
   const schema = chosen.pipeline.xsd ?? xsdSchemaFor(detection);
@@ -107,7 +113,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const xsd = engine.xsd.validate(schema, xml);
   if (xsd.status === "refused" || xsd.status === "malformed") {
     const id = xsd.status === "refused" ? "XML_REFUSED" : "XML_MALFORMED";
-    return { kind: "result", result: assemble(base, xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) }))) };
+    return { kind: "result", result: assemble(base, [...xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) })), ...container]) };
   }
   const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
   const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: new Date().toISOString().slice(0, 10) };
@@ -160,6 +166,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
     const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
     if (advisory) findings.push(advisory);
   }
+  findings.push(...container);
   const selection = selectionReport(choice.request, resolved);
   const result = assemble(base, findings, { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...selection.fields, ...extra });
   return { kind: "result", result, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };

@@ -1,0 +1,381 @@
+// Container checks of a hybrid PDF (Factur-X 1.0x / ZUGFeRD 2.x): the business rules BR-HYBRID-01
+// to BR-HYBRID-15 of the specification, judged on what `extractInvoiceXml` read from the PDF (the
+// invoice attachment's file specification, every other attachment, the XMP packet) and on the
+// profile the embedded XML declares. The rules are data (id, severity, text); each has one small
+// check that returns its violations. No PDF/A validation is done beyond the XMP `pdfaid` part.
+
+import type { Element, Node } from "@xmldom/xmldom";
+import { parseXml } from "../syntax/xml-reader.ts";
+import type { Severity, ValidationFinding } from "../validation/result.ts";
+import { INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
+
+export type HybridRuleId = `BR-HYBRID-${string}`;
+
+export interface HybridRule {
+  id: HybridRuleId;
+  /** `error` where the specification says SHALL, `warning` where it says SHOULD. */
+  severity: Severity;
+  /** The rule as the Factur-X 1.0x / ZUGFeRD 2.x specification states it. */
+  text: string;
+}
+
+/** The extension schema namespaces of the invoice properties: Factur-X 1.0 (also ZUGFeRD 2.1+), ZUGFeRD 2.0. */
+export const FACTURX_XMP_NAMESPACE = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";
+export const ZUGFERD2_XMP_NAMESPACE = "urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#";
+const INVOICE_NAMESPACES = [FACTURX_XMP_NAMESPACE, ZUGFERD2_XMP_NAMESPACE];
+
+/** HybridDocumentType code list, as far as invoices go (ORDER & co. belong to Order-X). */
+const DOCUMENT_TYPES = ["INVOICE"];
+/** HybridConformanceType code list. */
+const CONFORMANCE_LEVELS = ["MINIMUM", "BASIC WL", "BASIC", "EN 16931", "EXTENDED", "XRECHNUNG"];
+/** HybridDocumentFilename code list for invoices (zugferd-invoice.xml: ZUGFeRD 2.0). */
+const FILE_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"];
+/** HybridDocumentVersion code list; an XRECHNUNG level carries the XRechnung version instead. */
+const VERSIONS = ["1.0", "1p0", "2p0", "2p1", "2p2"];
+const XRECHNUNG_VERSION = /^\d+\.\d+(\.\d+)?$/;
+/** The properties the extension schema must declare. */
+const FX_PROPERTIES = ["DocumentType", "DocumentFileName", "Version", "ConformanceLevel"] as const;
+type FxProperty = (typeof FX_PROPERTIES)[number];
+/** XML MIME types of the embedded file stream (`/Subtype`); RFC 7303 makes them equivalent. */
+const XML_MIME_TYPES = ["text/xml", "application/xml"];
+const RELATIONSHIPS = ["Data", "Source", "Alternative"];
+
+/** The XML's profile (as `detect` names it inside a hybrid PDF) and its XMP conformance level. */
+export const CONFORMANCE_LEVEL_OF_PROFILE: Record<string, string> = {
+  "facturx:minimum": "MINIMUM",
+  "facturx:basicwl": "BASIC WL",
+  "facturx:basic": "BASIC",
+  "facturx:en16931": "EN 16931",
+  "facturx:extended": "EXTENDED",
+  xrechnung: "XRECHNUNG",
+};
+/** Levels whose XML is no complete invoice: the relationship must be Data. */
+const DATA_ONLY_PROFILES = new Set(["facturx:minimum", "facturx:basicwl"]);
+
+export const HYBRID_RULES: readonly HybridRule[] = [
+  { id: "BR-HYBRID-01", severity: "info", text: "A hybrid document consists of a machine readable interchange format on XML syntax and a human readable PDF envelope." },
+  { id: "BR-HYBRID-02", severity: "error", text: "The PDF envelope of a hybrid document SHALL use the PDF/A-3 standard. Optionally, a PDF/A-4f file (ISO 19005-4, based on PDF 2.0 ISO 32000-2:2020) is allowed." },
+  { id: "BR-HYBRID-03", severity: "error", text: "A PDF/A extension schema (XMP) following the structure definition in the corresponding specification SHALL be used." },
+  { id: "BR-HYBRID-04", severity: "error", text: `The URI in the extension schema SHALL be ${FACTURX_XMP_NAMESPACE}.` },
+  { id: "BR-HYBRID-05", severity: "error", text: "The schema namespace prefix in the XMP extension schema SHALL be fx." },
+  { id: "BR-HYBRID-06", severity: "error", text: "The fx:DocumentType in the XMP instance SHALL be a value from the HybridDocumentType code list." },
+  { id: "BR-HYBRID-07", severity: "error", text: "The fx:ConformanceLevel in the XMP instance SHALL be a value from the HybridConformanceType code list." },
+  { id: "BR-HYBRID-08", severity: "error", text: "The fx:DocumentFileName in the XMP instance SHALL be a value defined in the HybridDocumentFilename code list." },
+  { id: "BR-HYBRID-09", severity: "error", text: "The fx:Version in the XMP instance SHALL be a value defined in the HybridDocumentVersion code list." },
+  { id: "BR-HYBRID-10", severity: "warning", text: "The fx:Version SHOULD be 1.0." },
+  { id: "BR-HYBRID-11", severity: "warning", text: "The relationship between the embedded document and the PDF file SHOULD follow the table defined in the current specification." },
+  { id: "BR-HYBRID-12", severity: "error", text: "The method of embedding the XML into the PDF SHALL conform as defined in the current specification in order to assure easy extraction of the machine readable XML file." },
+  { id: "BR-HYBRID-13", severity: "error", text: "The embedded file name SHALL be one of the values defined in the HybridDocumentFilename code list." },
+  { id: "BR-HYBRID-14", severity: "warning", text: "The embedded file name SHOULD match the fx:DocumentFileName." },
+  { id: "BR-HYBRID-15", severity: "warning", text: "The fx:ConformanceLevel SHOULD match the profile of the embedded XML document." },
+];
+
+// --- what the checks read --------------------------------------------------------------------
+
+/** An extension schema description (`pdfaExtension:schemas/rdf:Bag/rdf:li`). */
+export interface XmpExtensionSchema {
+  namespaceURI: string;
+  prefix?: string;
+  /** `pdfaProperty:name` of every declared property. */
+  properties: string[];
+}
+
+export interface XmpFacts {
+  /** Why the packet could not be read; everything else is then empty. */
+  unreadable?: string;
+  pdfaPart?: string;
+  pdfaConformance?: string;
+  /** Namespace of the invoice properties found in the packet (an accepted one first). */
+  fxNamespace?: string;
+  fx: Partial<Record<FxProperty, string>>;
+  schemas: XmpExtensionSchema[];
+}
+
+export interface HybridContext {
+  /** Name under which the invoice XML was found. */
+  invoiceName: string;
+  attachments: PdfAttachment[];
+  /** Profile of the embedded XML as detected (`facturx:en16931`, `xrechnung`, ...). */
+  xmlProfile?: string;
+  /** Absent when the PDF has no readable XMP packet at all. */
+  xmp?: XmpFacts;
+}
+
+type Violation = { message: string; location?: string };
+type Check = (c: HybridContext) => Violation[];
+
+const XMP = "/Root/Metadata";
+const fxLocation = (property: string) => `${XMP} fx:${property}`;
+const attachmentLocation = (name: string) => `/Root/Names/EmbeddedFiles (${name})`;
+const quote = (v: string) => JSON.stringify(v);
+
+/** The schema that describes the invoice properties: one for the namespace in use, else any that declares them. */
+function invoiceSchema(c: HybridContext): XmpExtensionSchema | undefined {
+  const schemas = c.xmp?.schemas ?? [];
+  const wanted = c.xmp?.fxNamespace;
+  return (
+    (wanted && schemas.find((s) => s.namespaceURI === wanted)) ||
+    schemas.find((s) => INVOICE_NAMESPACES.includes(s.namespaceURI)) ||
+    schemas.find((s) => s.properties.includes("ConformanceLevel") || s.properties.includes("DocumentFileName"))
+  );
+}
+
+/** One check per property value rule: present, and from its code list. */
+function codeListCheck(property: FxProperty, allowed: (value: string, c: HybridContext) => boolean, list: string): Check {
+  return (c) => {
+    if (!c.xmp || c.xmp.unreadable) return [{ message: `fx:${property} cannot be read: ${c.xmp?.unreadable ?? "the PDF has no XMP metadata"}`, location: XMP }];
+    const value = c.xmp.fx[property];
+    if (value === undefined) return [{ message: `the XMP has no fx:${property} (namespace ${FACTURX_XMP_NAMESPACE})`, location: fxLocation(property) }];
+    return allowed(value, c) ? [] : [{ message: `fx:${property} is ${quote(value)}; allowed: ${list}`, location: fxLocation(property) }];
+  };
+}
+
+const CHECKS: Record<string, Check> = {
+  // Holds whenever a check runs at all: an invoice XML was found inside a PDF.
+  "BR-HYBRID-01": () => [],
+
+  "BR-HYBRID-02": (c) => {
+    if (!c.xmp || c.xmp.unreadable) return [{ message: `no PDF/A identification: ${c.xmp?.unreadable ?? "the PDF has no XMP metadata"}`, location: XMP }];
+    const { pdfaPart: part, pdfaConformance: conformance } = c.xmp;
+    if (part === undefined) return [{ message: "the XMP has no pdfaid:part: the PDF does not claim PDF/A", location: `${XMP} pdfaid:part` }];
+    if (part === "3") return [];
+    if (part === "4" && conformance?.toUpperCase() === "F") return [];
+    const claimed = `PDF/A-${part}${conformance ? conformance.toLowerCase() : ""}`;
+    return [{ message: `the PDF claims ${claimed}; a hybrid invoice needs PDF/A-3 (or PDF/A-4f)`, location: `${XMP} pdfaid:part` }];
+  },
+
+  "BR-HYBRID-03": (c) => {
+    if (!c.xmp || c.xmp.unreadable) return [{ message: `no PDF/A extension schema: ${c.xmp?.unreadable ?? "the PDF has no XMP metadata"}`, location: XMP }];
+    const schema = invoiceSchema(c);
+    if (!schema) return [{ message: "the XMP has no PDF/A extension schema describing the invoice properties (pdfaExtension:schemas)", location: `${XMP} pdfaExtension:schemas` }];
+    const missing = FX_PROPERTIES.filter((p) => !schema.properties.includes(p));
+    return missing.length ? [{ message: `the extension schema for ${schema.namespaceURI} does not declare ${missing.map((p) => `fx:${p}`).join(", ")}`, location: `${XMP} pdfaExtension:schemas` }] : [];
+  },
+
+  "BR-HYBRID-04": (c) => {
+    if (!c.xmp || c.xmp.unreadable) return []; // BR-HYBRID-03 reports the missing schema
+    const out: Violation[] = [];
+    const schema = invoiceSchema(c);
+    if (schema && !INVOICE_NAMESPACES.includes(schema.namespaceURI)) {
+      out.push({ message: `the extension schema of the invoice properties has the URI ${quote(schema.namespaceURI)}, not ${FACTURX_XMP_NAMESPACE}`, location: `${XMP} pdfaSchema:namespaceURI` });
+    }
+    const ns = c.xmp.fxNamespace;
+    if (ns && !INVOICE_NAMESPACES.includes(ns) && ns !== schema?.namespaceURI) {
+      out.push({ message: `the invoice properties are in the namespace ${quote(ns)}, not ${FACTURX_XMP_NAMESPACE}`, location: XMP });
+    }
+    return out;
+  },
+
+  "BR-HYBRID-05": (c) => {
+    const schema = invoiceSchema(c);
+    if (!schema) return [];
+    if (schema.prefix === "fx") return [];
+    const found = schema.prefix === undefined ? "no pdfaSchema:prefix" : `the prefix ${quote(schema.prefix)}`;
+    return [{ message: `the extension schema for ${schema.namespaceURI} declares ${found}; it must be fx`, location: `${XMP} pdfaSchema:prefix` }];
+  },
+
+  "BR-HYBRID-06": codeListCheck("DocumentType", (v) => DOCUMENT_TYPES.includes(v), DOCUMENT_TYPES.join(", ")),
+  "BR-HYBRID-07": codeListCheck("ConformanceLevel", (v) => CONFORMANCE_LEVELS.includes(v), CONFORMANCE_LEVELS.join(", ")),
+  "BR-HYBRID-08": codeListCheck("DocumentFileName", (v) => FILE_NAMES.includes(v), FILE_NAMES.join(", ")),
+  "BR-HYBRID-09": codeListCheck(
+    "Version",
+    (v, c) => VERSIONS.includes(v) || (c.xmp?.fx.ConformanceLevel === "XRECHNUNG" && XRECHNUNG_VERSION.test(v)),
+    `${VERSIONS.join(", ")} (XRECHNUNG: the XRechnung version, e.g. 3.0)`,
+  ),
+
+  "BR-HYBRID-10": (c) => {
+    const version = c.xmp?.fx.Version;
+    // Under the XRECHNUNG level the version is XRechnung's own (BR-HYBRID-09).
+    if (version === undefined || version === "1.0" || c.xmp?.fx.ConformanceLevel === "XRECHNUNG") return [];
+    return [{ message: `fx:Version is ${quote(version)}, not 1.0`, location: fxLocation("Version") }];
+  },
+
+  "BR-HYBRID-11": (c) => {
+    const spec = invoiceSpec(c);
+    const relationship = spec?.relationship;
+    if (relationship === undefined) return []; // BR-HYBRID-12 reports a missing /AFRelationship
+    const dataOnly = c.xmlProfile !== undefined && DATA_ONLY_PROFILES.has(c.xmlProfile);
+    const allowed = dataOnly ? ["Data"] : RELATIONSHIPS;
+    if (allowed.includes(relationship)) return [];
+    const level = c.xmlProfile ? CONFORMANCE_LEVEL_OF_PROFILE[c.xmlProfile] ?? c.xmlProfile : "this";
+    return [{ message: `${c.invoiceName} has /AFRelationship /${relationship}; for the ${level} profile it should be ${allowed.map((r) => `/${r}`).join(", /")}`, location: attachmentLocation(c.invoiceName) }];
+  },
+
+  "BR-HYBRID-12": (c) => {
+    const out: Violation[] = [];
+    const where = attachmentLocation(c.invoiceName);
+    const specs = c.attachments.filter((a) => a.name === c.invoiceName);
+    const spec = invoiceSpec(c);
+    if (spec && !(spec.inEmbeddedFiles && spec.inAssociatedFiles)) {
+      const missing = [!spec.inEmbeddedFiles && "the /Names /EmbeddedFiles tree", !spec.inAssociatedFiles && "the document catalog's /AF array"].filter(Boolean).join(" nor in ");
+      out.push({ message: `the file specification of ${c.invoiceName} is not listed in ${missing}`, location: where });
+    }
+    if (specs.length > 1) out.push({ message: `${specs.length} file specifications are named ${c.invoiceName}`, location: where });
+    if (spec && spec.relationship === undefined) out.push({ message: `the file specification of ${c.invoiceName} has no /AFRelationship`, location: where });
+    if (spec && !(spec.mimeType && XML_MIME_TYPES.includes(spec.mimeType.toLowerCase()))) {
+      out.push({ message: `the embedded file ${c.invoiceName} has ${spec.mimeType ? `the MIME type ${quote(spec.mimeType)}` : "no MIME type (/Subtype)"}; it must be text/xml`, location: where });
+    }
+    const invoices = [...new Set(c.attachments.map((a) => a.name).filter((n) => (INVOICE_XML_NAMES as readonly string[]).includes(n)))];
+    if (invoices.length > 1) out.push({ message: `the PDF embeds ${invoices.length} invoice XML files (${invoices.join(", ")}); only one is allowed`, location: "/Root/Names/EmbeddedFiles" });
+    return out;
+  },
+
+  "BR-HYBRID-13": (c) =>
+    FILE_NAMES.includes(c.invoiceName) ? [] : [{ message: `the invoice is embedded as ${quote(c.invoiceName)}; allowed: ${FILE_NAMES.join(", ")}`, location: attachmentLocation(c.invoiceName) }],
+
+  "BR-HYBRID-14": (c) => {
+    const declared = c.xmp?.fx.DocumentFileName;
+    if (declared === undefined || declared === c.invoiceName) return [];
+    return [{ message: `the invoice is embedded as ${quote(c.invoiceName)}, but fx:DocumentFileName is ${quote(declared)}`, location: fxLocation("DocumentFileName") }];
+  },
+
+  "BR-HYBRID-15": (c) => {
+    const declared = c.xmp?.fx.ConformanceLevel;
+    const expected = c.xmlProfile ? CONFORMANCE_LEVEL_OF_PROFILE[c.xmlProfile] : undefined;
+    if (declared === undefined || expected === undefined || declared === expected) return [];
+    return [{ message: `fx:ConformanceLevel is ${quote(declared)}, but the embedded XML is of the ${expected} profile`, location: fxLocation("ConformanceLevel") }];
+  },
+};
+
+/** The file specification of the invoice: one listed in both places when there is one. */
+function invoiceSpec(c: HybridContext): PdfAttachment | undefined {
+  const specs = c.attachments.filter((a) => a.name === c.invoiceName);
+  return specs.find((s) => s.inEmbeddedFiles && s.inAssociatedFiles) ?? specs[0];
+}
+
+/**
+ * The BR-HYBRID findings of a PDF whose invoice XML was extracted, in rule order. `xmlProfile` is
+ * the profile the embedded XML declares (detection inside a hybrid PDF).
+ */
+export function hybridFindings(extraction: Extract<PdfExtraction, { ok: true }>, xmlProfile: string | undefined): ValidationFinding[] {
+  const context: HybridContext = {
+    invoiceName: extraction.name,
+    attachments: extraction.attachments,
+    ...(xmlProfile !== undefined ? { xmlProfile } : {}),
+    ...(extraction.xmp !== undefined ? { xmp: readXmp(extraction.xmp) } : {}),
+  };
+  return checkHybrid(context);
+}
+
+export function checkHybrid(context: HybridContext): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  for (const rule of HYBRID_RULES) {
+    for (const v of CHECKS[rule.id]!(context)) {
+      findings.push({ ruleId: rule.id, severity: rule.severity, ...(v.location ? { location: v.location } : {}), message: `[${rule.id}] ${v.message}. ${rule.text}` });
+    }
+  }
+  return findings;
+}
+
+// --- XMP ------------------------------------------------------------------------------------------
+
+const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+const PDFAID = "http://www.aiim.org/pdfa/ns/id/";
+const PDFA_EXTENSION = "http://www.aiim.org/pdfa/ns/extension/";
+const PDFA_SCHEMA = "http://www.aiim.org/pdfa/ns/schema#";
+const PDFA_PROPERTY = "http://www.aiim.org/pdfa/ns/property#";
+const MAX_ELEMENTS = 200_000;
+
+/**
+ * Reads the facts the rules need from an XMP packet, namespace-aware: a simple property may be
+ * written as an attribute of `rdf:Description` or as an element (RDF/XML allows both).
+ */
+export function readXmp(packet: string): XmpFacts {
+  const facts: XmpFacts = { fx: {}, schemas: [] };
+  const start = packet.indexOf("<");
+  let root: Element | null;
+  try {
+    root = parseXml(start > 0 ? packet.slice(start) : packet).documentElement;
+  } catch (error) {
+    return { ...facts, unreadable: `the XMP packet is not readable XML (${(error as Error).message.split("\n")[0]})` };
+  }
+  if (!root) return { ...facts, unreadable: "the XMP packet is empty" };
+
+  const elements = allElements(root);
+  facts.pdfaPart = property(elements, PDFAID, "part");
+  facts.pdfaConformance = property(elements, PDFAID, "conformance");
+
+  // The invoice properties: in an accepted namespace if present there, else wherever they are.
+  const namespaces = [...INVOICE_NAMESPACES, ...namespacesOf(elements, "ConformanceLevel"), ...namespacesOf(elements, "DocumentFileName")];
+  for (const ns of namespaces) {
+    const values: Partial<Record<FxProperty, string>> = {};
+    for (const p of FX_PROPERTIES) {
+      const v = property(elements, ns, p);
+      if (v !== undefined) values[p] = v;
+    }
+    if (Object.keys(values).length) {
+      facts.fxNamespace = ns;
+      facts.fx = values;
+      break;
+    }
+  }
+
+  for (const holder of elements.filter((e) => e.namespaceURI === PDFA_EXTENSION && e.localName === "schemas")) {
+    for (const node of allElements(holder)) {
+      const namespaceURI = ownValue(node, PDFA_SCHEMA, "namespaceURI");
+      if (namespaceURI === undefined) continue;
+      const prefix = ownValue(node, PDFA_SCHEMA, "prefix");
+      const properties = allElements(node)
+        .map((e) => (e === node ? undefined : ownValue(e, PDFA_PROPERTY, "name")))
+        .filter((n): n is string => n !== undefined);
+      facts.schemas.push({ namespaceURI, ...(prefix !== undefined ? { prefix } : {}), properties: [...new Set(properties)] });
+    }
+  }
+  return facts;
+}
+
+function isElement(node: Node | null): node is Element {
+  return node?.nodeType === 1;
+}
+
+function allElements(root: Element): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length && out.length < MAX_ELEMENTS) {
+    const e = stack.pop()!;
+    out.push(e);
+    const kids: Element[] = [];
+    for (let n = e.firstChild; n; n = n.nextSibling) if (isElement(n)) kids.push(n);
+    stack.push(...kids.reverse());
+  }
+  return out;
+}
+
+/** A property's value on this very node: its attribute, or the text of a child element. */
+function ownValue(node: Element, ns: string, localName: string): string | undefined {
+  const attr = node.getAttributeNodeNS(ns, localName);
+  if (attr) return attr.value.trim();
+  for (let n = node.firstChild; n; n = n.nextSibling) {
+    if (isElement(n) && n.namespaceURI === ns && n.localName === localName) return (n.textContent ?? "").trim();
+  }
+  return undefined;
+}
+
+/** First value of a simple property anywhere in the packet (attribute or element form). */
+function property(elements: Element[], ns: string, localName: string): string | undefined {
+  for (const e of elements) {
+    if (e.namespaceURI === RDF && e.localName === "Description") {
+      const v = ownValue(e, ns, localName);
+      if (v !== undefined) return v;
+    }
+  }
+  // Properties outside rdf:Description (a stray element form) still count.
+  const element = elements.find((e) => e.namespaceURI === ns && e.localName === localName);
+  return element ? (element.textContent ?? "").trim() : undefined;
+}
+
+/** Namespaces in which a property of that local name occurs, outside the extension schema vocabulary. */
+function namespacesOf(elements: Element[], localName: string): string[] {
+  const found = new Set<string>();
+  const skip = (ns: string | null) => !ns || ns.startsWith("http://www.aiim.org/pdfa/ns/") || ns === RDF;
+  for (const e of elements) {
+    if (e.localName === localName && !skip(e.namespaceURI)) found.add(e.namespaceURI!);
+    if (e.namespaceURI === RDF && e.localName === "Description") {
+      for (let i = 0; i < e.attributes.length; i++) {
+        const a = e.attributes.item(i)!;
+        if (a.localName === localName && !skip(a.namespaceURI)) found.add(a.namespaceURI!);
+      }
+    }
+  }
+  return [...found];
+}
