@@ -125,3 +125,48 @@ describe("POST /v1/parse", () => {
     expect((await parse("")).status).toBe(400);
   });
 });
+
+describe("POST /v1/generate with output pdf", () => {
+  const pdfGenerate = (body: object, key = live) => generate({ output: "pdf", invoice, ...body }, key);
+
+  test("zugferd and facturx give a hybrid PDF/A-3 that validates whole, with its XML inside", async () => {
+    const res = await pdfGenerate({ standard: "facturx", profile: "en16931", template: "standard" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("x-pdf-kind")).toBe("hybrid");
+    expect(res.headers.get("x-validation")).toMatch(/^pass;/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+    const parsed = await envelope(await parse(bytes as BodyInit, "application/pdf"));
+    expect(parsed.data.invoice.number).toBe(invoice.number);
+    const judged = await envelope(await h.post("/v1/validate", bytes as BodyInit, { authorization: `Bearer ${live}`, "content-type": "application/pdf" }));
+    expect(judged.data).toMatchObject({ valid: true, format: "cii", profileDetected: "facturx:en16931" });
+  }, 60_000);
+
+  test("other standards give a visualization, which needs a template", async () => {
+    const refused = await pdfGenerate({ standard: "xrechnung" });
+    expect(refused.status).toBe(400);
+    expect((await envelope(refused)).error.code).toBe("VALIDATION_ERROR");
+    const res = await pdfGenerate({ standard: "xrechnung", template: "standard" }, testKey);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-pdf-kind")).toBe("visualization");
+  }, 60_000);
+
+  test("pdfTemplateId names a stored template of the caller's organization", async () => {
+    const headers = { authorization: `Bearer ${live}`, "content-type": "application/json" };
+    const { data } = await envelope(await h.post("/v1/pdf-templates", JSON.stringify({ name: "Brand", definition: { accentColor: "#1F4E79" } }), headers));
+    const ok = await pdfGenerate({ standard: "zugferd", pdfTemplateId: data.ref });
+    expect(ok.status).toBe(200);
+    const missing = await pdfGenerate({ standard: "zugferd", pdfTemplateId: "ZZZ-ZZZ" });
+    expect(missing.status).toBe(404);
+    expect((await envelope(missing)).error.code).toBe("PDF_TEMPLATE_NOT_FOUND");
+    const stranger = h.key(h.org("stranger", "scale"), "live");
+    expect((await pdfGenerate({ standard: "zugferd", pdfTemplateId: data.ref }, stranger)).status).toBe(404);
+    h.store.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
+    const broken = await pdfGenerate({ standard: "zugferd", pdfTemplateId: data.ref });
+    expect(broken.status).toBe(422);
+    const { error } = await envelope(broken);
+    expect(error.code).toBe("PDF_TEMPLATE_INVALID");
+    expect(error.details.problems[0]).toContain("accentColor");
+  }, 60_000);
+});

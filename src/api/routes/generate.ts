@@ -10,6 +10,9 @@ import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
+import { checkPdfRequest, renderPdfOutput, type PdfKind } from "../../generate/pdf-output";
+import { findTemplate, usableDefinition } from "../../templates/store";
+import type { RequestContext } from "../route";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
 
@@ -22,6 +25,18 @@ function versionBlock(result: ValidationResult, generated: GeneratedXml): string
 }
 
 /** With `verify: false` nothing judged the output: the result says so and carries no seal. */
+/** Which PDF, from which template: a stored template (by ref, in the caller's organization) wins over `template`. */
+async function pdfChoice(ctx: RequestContext, body: GenerateRequestInput): Promise<{ kind: PdfKind; template?: "standard" }> {
+  if (body.pdfTemplateId) {
+    const stored = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, body.pdfTemplateId);
+    if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${body.pdfTemplateId}' in this organization`);
+    const usable = usableDefinition(stored);
+    if (!usable.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${usable.problems.join("; ")}`, { problems: usable.problems });
+  }
+  const template = body.pdfTemplateId || body.template ? "standard" : undefined;
+  return { kind: await carryDomainErrors(() => checkPdfRequest(body.standard, template !== undefined)), template };
+}
+
 function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
   return { valid: false, verified: false, format: generated.syntax, profileDetected: generated.pipelineProfile, sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
 }
@@ -50,26 +65,27 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
   doc: {
     summary: "Generate an e-invoice from the JSON invoice",
     description:
-      "Writes the standard's XML (XRechnung CII by default or UBL with syntax: ubl; ZUGFeRD / Factur-X CII D22B at the requested level; Peppol BIS 3 UBL with the Romanian and Dutch overlays), then validates it under its own profile unless verify is false. A finding of error level answers 422 INVALID_INVOICE with the verdict. The default answer is the raw file with the seal in headers; with `Accept: application/json` it is the envelope. Test keys get output marked as test mode (an XML comment after the declaration). PDF output arrives with the PDF feature; today output pdf is refused with a 422.",
+      "Writes the standard's XML (XRechnung CII by default or UBL with syntax: ubl; ZUGFeRD / Factur-X CII D22B at the requested level; Peppol BIS 3 UBL with the Romanian and Dutch overlays), then validates it under its own profile unless verify is false. A finding of error level answers 422 INVALID_INVOICE with the verdict. The default answer is the raw file with the seal in headers; with `Accept: application/json` it is the envelope. `output: pdf` gives a hybrid PDF/A-3 for zugferd and facturx (the CII embedded as factur-x.xml, or xrechnung.xml; a blank visible page unless a template is named) and a visualization PDF for the other standards (needs `template` or `pdfTemplateId`; the legal artifact stays the XML); `x-pdf-kind` says which. A hybrid is validated whole, container checks included. Test keys get output marked as test mode (an XML comment after the declaration; a SANDBOX / SPECIMEN watermark on every PDF page).",
     tags: ["documents"],
-    errors: ["VALIDATION_ERROR", "INVALID_REQUEST", "INVALID_INVOICE", "PROFILE_STANDARD_MISMATCH", "DOCUMENT_TYPE_STANDARD_MISMATCH"],
-    headers: ["x-version-block", "x-ruleset-sha256", "x-ruleset-artifacts", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation"],
+    errors: ["VALIDATION_ERROR", "INVALID_REQUEST", "INVALID_INVOICE", "PROFILE_STANDARD_MISMATCH", "DOCUMENT_TYPE_STANDARD_MISMATCH", "PDF_TEMPLATE_AUTH_REQUIRED", "PDF_TEMPLATE_NOT_FOUND", "PDF_TEMPLATE_INVALID"],
+    headers: ["x-pdf-kind", "x-version-block", "x-ruleset-sha256", "x-ruleset-artifacts", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation"],
     response: { data: GenerateEnvelope },
     metered: true,
   },
   async handle(ctx, { body }) {
-    if (body.output === "pdf") {
-      throw new ApiError(422, "VALIDATION_ERROR", "PDF output is not available in this build yet; request output xml", { output: "pdf" });
-    }
     const livemode = ctx.caller!.livemode;
+    const pdf = body.output === "pdf" ? await pdfChoice(ctx, body) : undefined;
     const generated = await carryDomainErrors(() => generateXml(body, { livemode }));
-    const result = await metered(ctx, async (signal) => {
-      if (body.verify === false) return unverified(generated);
+    const { output, result } = await metered(ctx, async (signal) => {
+      const file = pdf ? await renderPdfOutput(generated, pdf.kind, { template: pdf.template, livemode, now: ctx.deps.clock() }) : generated.bytes;
+      if (body.verify === false) return { output: file, result: unverified(generated) };
+      // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
+      const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
       // Generated output is judged under the organization's default channel.
       const ruleset = rulesetChoice(ctx, null);
-      const outcome = await ctx.deps.validation().validate({ bytes: generated.bytes, profile: generated.pipelineProfile, ruleset }, signal);
+      const outcome = await ctx.deps.validation().validate({ bytes: judged, profile: generated.pipelineProfile, ruleset }, signal);
       if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
-      return { ...outcome.result, verified: true };
+      return { output: file, result: { ...outcome.result, verified: true } };
     });
     if (result.verified && !result.valid) {
       throw new ApiError(422, "INVALID_INVOICE", `the generated ${generated.standard} document breaks ${result.errors.length} rule(s), first ${result.errors[0]?.ruleId}: ${result.errors[0]?.message}`, {
@@ -80,18 +96,20 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     const block = versionBlock(result, generated);
     if (block) headers["x-version-block"] = block;
     for (const [name, value] of Object.entries(headers)) ctx.headers.set(name, value);
+    if (pdf) ctx.headers.set("x-pdf-kind", pdf.kind);
+    const contentType = pdf ? "application/pdf" : generated.contentType;
     if (ctx.request.headers.get("accept")?.includes("application/json")) {
       return {
-        output: Buffer.from(generated.bytes).toString("base64"),
-        sha256: sha256Hex(generated.bytes),
-        contentType: generated.contentType,
-        outputFormat: "xml",
+        output: Buffer.from(output).toString("base64"),
+        sha256: sha256Hex(output),
+        contentType,
+        outputFormat: pdf ? "pdf" : "xml",
         standard: generated.standard,
         profile: generated.profile,
         droppedFields: generated.lost,
         validationResult: result,
       };
     }
-    return new Response(generated.bytes as BodyInit, { headers: { "content-type": `${generated.contentType}; charset=utf-8` } });
+    return new Response(output as BodyInit, { headers: { "content-type": pdf ? contentType : `${contentType}; charset=utf-8` } });
   },
 });

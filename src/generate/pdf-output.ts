@@ -1,0 +1,35 @@
+// The `pdf` output of generate: the generated XML read back into the model (so the pages show what
+// the legal XML carries), then drawn as a hybrid PDF/A-3 (ZUGFeRD, Factur-X) or as a visualization
+// beside the XML (every other standard).
+
+import { writeHybridPdf } from "../pdf/hybrid.ts";
+import { writeVisualizationPdf } from "../pdf/visualization.ts";
+import { readCii } from "../syntax/cii/read.ts";
+import { readUbl } from "../syntax/ubl/read.ts";
+import { pdfKindOf, type GeneratedXml } from "./generate.ts";
+import { GenerateError } from "./errors.ts";
+
+export type PdfKind = "hybrid" | "visualization";
+
+export interface PdfRequest {
+  template?: "standard";
+  livemode: boolean;
+  now: Date;
+}
+
+/** A visualization without a template would be an empty page beside the XML: refused up front. */
+export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate: boolean): PdfKind {
+  const kind = pdfKindOf(standard);
+  if (kind === "visualization" && !hasTemplate) {
+    throw new GenerateError(400, "VALIDATION_ERROR", `a ${standard} PDF is a visualization of the XML and needs template "standard" or a pdfTemplateId`, {
+      fields: [{ path: "template", message: "required for a visualization PDF", keyword: "required" }],
+    });
+  }
+  return kind;
+}
+
+export async function renderPdfOutput(generated: GeneratedXml, kind: PdfKind, request: PdfRequest): Promise<Uint8Array> {
+  const model = generated.syntax === "cii" ? readCii(generated.bytes) : readUbl(generated.bytes);
+  const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, now: request.now };
+  return kind === "hybrid" ? writeHybridPdf({ ...common, profile: generated.profile }) : writeVisualizationPdf(common);
+}
