@@ -52,3 +52,46 @@ export async function generateOverHttp(base: string, keys: string[], clients: nu
   }
   return figures;
 }
+
+export interface PdfFigure {
+  lines: number;
+  p50ms: number;
+  p95ms: number;
+  bytes: number;
+  pages: number;
+}
+
+/** Hybrid PDF/A-3 generation alone (XML written, then drawn and wrapped), in-process, per invoice size. */
+export async function hybridPdfTimings(runs = 20): Promise<PdfFigure[]> {
+  const { generateXml } = await import("../src/generate/generate");
+  const { renderPdfOutput } = await import("../src/generate/pdf-output");
+  const { PDFDocument } = await import("pdf-lib");
+  const figures: PdfFigure[] = [];
+  for (const lines of [1, 300]) {
+    const typical = invoiceWithLines(lines);
+    const invoice = lines === 1 ? { ...typical, lines: typical.lines.slice(0, 1), ...oneLineTotals(typical) } : typical;
+    const times: number[] = [];
+    let pdf: Uint8Array = new Uint8Array();
+    for (let i = 0; i < runs + 2; i++) {
+      const started = performance.now();
+      const generated = generateXml({ standard: "facturx", profile: "en16931", invoice } as never, { livemode: true });
+      pdf = await renderPdfOutput(generated, "hybrid", { template: "standard", livemode: true, now: new Date("2026-11-22T00:00:00Z") });
+      if (i >= 2) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const pages = (await PDFDocument.load(pdf)).getPageCount();
+    figures.push({ lines, p50ms: times[Math.floor(times.length / 2)], p95ms: times[Math.floor(times.length * 0.95)], bytes: pdf.byteLength, pages });
+  }
+  return figures;
+}
+
+function oneLineTotals(invoice: InvoiceInput): Pick<InvoiceInput, "taxSummary" | "totalNetAmount" | "totalTaxAmount" | "totalGrossAmount"> {
+  const line = invoice.lines[0];
+  const tax = Math.round(line.lineTotal * line.vatRate) / 100;
+  return {
+    taxSummary: [{ vatCategoryCode: line.vatCategoryCode, vatRate: line.vatRate, taxableAmount: line.lineTotal, taxAmount: tax }],
+    totalNetAmount: line.lineTotal,
+    totalTaxAmount: tax,
+    totalGrossAmount: Math.round((line.lineTotal + tax) * 100) / 100,
+  };
+}

@@ -11,7 +11,7 @@ import { load, rssMiB, type LoadResult } from "./http";
 import { multiplyLines } from "./lines";
 import { LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type HttpFigure, type TimedFigure } from "./validation";
 import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
-import { generateOverHttp } from "./generate";
+import { generateOverHttp, hybridPdfTimings } from "./generate";
 
 const exe = join(import.meta.dir, "..", "dist", "einvoice");
 if (!existsSync(exe) || process.env.BENCH_REBUILD) {
@@ -205,6 +205,14 @@ table(
   generateFigures.map(({ name, lines, result }): [string, string] => [
     `${name}, ${lines === 2 ? "typical (2 lines)" : `${lines} lines`}`,
     `${latency(result)}  (${result.requests} requests, statuses ${JSON.stringify(result.statuses)})`,
+  ]),
+);
+
+console.log("\nhybrid PDF/A-3 generation (Factur-X EN16931, standard template), in-process, 20 runs");
+table(
+  (await hybridPdfTimings()).map((f): [string, string] => [
+    `${f.lines} line${f.lines === 1 ? "" : "s"}`,
+    `p50 ${ms(f.p50ms)}, p95 ${ms(f.p95ms)}, ${(f.bytes / 1024).toFixed(0)} KiB, ${f.pages} page${f.pages === 1 ? "" : "s"}`,
   ]),
 );
 
