@@ -45,6 +45,28 @@ describe.skipIf(!hasCorpus)("channels and pins over HTTP", () => {
     await expectSealVerifies(b);
   }, 60_000);
 
+  test("over corpus documents of every family with a retained release, latest and previous seal different, verifiable version sets", async () => {
+    const documents = [
+      "xrechnung-testsuite/src/test/business-cases/standard/01.02a-INVOICE_uncefact.xml",
+      "en16931-cen/ubl/examples/ubl-tc434-example1.xml",
+      "en16931-cen/cii/examples/CII_business_example_01.xml",
+      "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml",
+    ];
+    const artifacts = await catalogueArtifacts();
+    for (const path of documents) {
+      const [latest, previous] = [(await envelope(await validate(path, "latest"))).data, (await envelope(await validate(path, "previous"))).data];
+      expect(latest.rulesetSha256).not.toBe(previous.rulesetSha256);
+      expect(previous.rulesetFellBack).toBe(false);
+      for (const result of [latest, previous]) {
+        expect(rulesetSha256(result.rulesetArtifacts)).toBe(result.rulesetSha256);
+        for (const row of result.rulesetArtifacts) expect(artifacts).toContainEqual(row);
+      }
+      const versions = (r: typeof latest) => r.rulesetArtifacts.filter((a: { key: string }) => a.key.startsWith("en16931")).map((a: { version: string }) => a.version);
+      expect(versions(latest)).toEqual(["1.3.16"]);
+      expect(versions(previous)).toEqual(["1.3.15"]);
+    }
+  }, 120_000);
+
   test("previous falls back per artifact when the successor is mandatory, and can mix with a retained one", async () => {
     // Peppol 3.0.19 became mandatory on 2025-08-25: 3.0.18 is no longer reachable through previous.
     const peppol = await validate(PEPPOL, "previous");
