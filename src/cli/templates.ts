@@ -6,7 +6,7 @@ import { databasePath, UsageError } from "../config";
 import { findOrg } from "../accounts/orgs";
 import { AccountError } from "../accounts/errors";
 import { TemplateDefinition } from "../templates/definition";
-import { createTemplate, deleteTemplate, listTemplates } from "../templates/store";
+import { createTemplate, deleteTemplate, designProblems, listTemplates } from "../templates/store";
 
 /** `templates create --org ORG --name NAME --file DEFINITION.json | list --org ORG | delete --org ORG REF` */
 export function templatesCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
@@ -27,6 +27,8 @@ export function templatesCommand(sub: string | undefined, args: string[], flags:
           const problems = [...Value.Errors(TemplateDefinition, definition)].map((e) => `  ${e.path || "/"}: ${e.message}`);
           throw new AccountError(`${flags.file} is not a valid template definition (docs/pdf.md):\n${problems.join("\n")}`);
         }
+        const problems = designProblems(definition);
+        if (problems.length) throw new AccountError(`${flags.file}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
         console.log(JSON.stringify(createTemplate(store.db, systemClock, org.id, flags.name, definition), null, 2));
         return;
       }

@@ -8,11 +8,14 @@ import { readCii } from "../syntax/cii/read.ts";
 import { readUbl } from "../syntax/ubl/read.ts";
 import { pdfKindOf, type GeneratedXml } from "./generate.ts";
 import { GenerateError } from "./errors.ts";
+import type { TemplateDefinitionInput } from "../templates/definition.ts";
 
 export type PdfKind = "hybrid" | "visualization";
 
 export interface PdfRequest {
   template?: "standard";
+  /** A stored template's definition (it implies the standard layout). */
+  design?: TemplateDefinitionInput;
   livemode: boolean;
   now: Date;
 }
@@ -30,6 +33,6 @@ export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate:
 
 export async function renderPdfOutput(generated: GeneratedXml, kind: PdfKind, request: PdfRequest): Promise<Uint8Array> {
   const model = generated.syntax === "cii" ? readCii(generated.bytes) : readUbl(generated.bytes);
-  const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, now: request.now };
+  const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, design: request.design, now: request.now };
   return kind === "hybrid" ? writeHybridPdf({ ...common, profile: generated.profile }) : writeVisualizationPdf(common);
 }

@@ -9,6 +9,7 @@ import { profileRuleFor } from "../syntax/detect.ts";
 import { documentInfo } from "./document-info.ts";
 import { embedFonts } from "./fonts.ts";
 import { savePdfA } from "./pdfa.ts";
+import type { TemplateDefinitionInput } from "../templates/definition.ts";
 import { renderInvoice, type Template } from "./render.ts";
 
 export interface HybridPdfInput {
@@ -22,6 +23,8 @@ export interface HybridPdfInput {
   livemode: boolean;
   /** `standard` draws the invoice; omitted leaves one blank page. */
   template?: Template;
+  /** An organization's stored template (logo, colour, footer, language, blocks); implies `standard`. Throws `TemplateUnusable`. */
+  design?: TemplateDefinitionInput;
   /** Creation date written into Info, XMP and the attachment; defaults to the issue date. */
   now?: Date;
 }
@@ -59,11 +62,11 @@ function embedding(model: Invoice, profile: Profile): Embedding {
 }
 
 export async function writeHybridPdf(input: HybridPdfInput): Promise<Uint8Array> {
-  const { xml, model, profile, livemode, template, now } = input;
+  const { xml, model, profile, livemode, template, design, now } = input;
   const { fileName, conformanceLevel, version, relationship } = embedding(model, profile);
   const info = documentInfo(model, now);
   const doc = await PDFDocument.create({ updateMetadata: false });
-  renderInvoice(doc, await embedFonts(doc), model, { template, livemode });
+  await renderInvoice(doc, await embedFonts(doc), model, { template, livemode, design });
   await doc.attach(xml, fileName, {
     mimeType: "text/xml",
     description: `${conformanceLevel} invoice ${model.invoiceNumber}`,

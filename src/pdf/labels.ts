@@ -1,6 +1,6 @@
 // Everything language-dependent on the visible page, as data: labels, number and date style per
 // language. The seller's country picks the language (the seller issues the document); countries
-// without a row get English.
+// without a row get English. A stored template may name the language instead.
 
 export interface NumberStyle {
   decimal: string;
@@ -16,6 +16,7 @@ export interface Labels {
   issueDate: string;
   dueDate: string;
   deliveryDate: string;
+  deliverTo: string;
   period: string;
   buyerReference: string;
   orderReference: string;
@@ -74,6 +75,7 @@ const EN: Labels = {
   issueDate: "Issue date",
   dueDate: "Due date",
   deliveryDate: "Delivery date",
+  deliverTo: "Deliver to",
   period: "Invoicing period",
   buyerReference: "Buyer reference",
   orderReference: "Order reference",
@@ -124,6 +126,7 @@ const DE: Labels = {
   issueDate: "Rechnungsdatum",
   dueDate: "Fällig am",
   deliveryDate: "Lieferdatum",
+  deliverTo: "Lieferanschrift",
   period: "Leistungszeitraum",
   buyerReference: "Käuferreferenz",
   orderReference: "Bestellnummer",
@@ -174,6 +177,7 @@ const FR: Labels = {
   issueDate: "Date de facture",
   dueDate: "Date d'échéance",
   deliveryDate: "Date de livraison",
+  deliverTo: "Adresse de livraison",
   period: "Période de facturation",
   buyerReference: "Référence acheteur",
   orderReference: "Bon de commande",
@@ -224,6 +228,7 @@ const IT: Labels = {
   issueDate: "Data fattura",
   dueDate: "Scadenza",
   deliveryDate: "Data di consegna",
+  deliverTo: "Luogo di consegna",
   period: "Periodo di fatturazione",
   buyerReference: "Riferimento acquirente",
   orderReference: "Ordine d'acquisto",
@@ -274,6 +279,7 @@ const ES: Labels = {
   issueDate: "Fecha de factura",
   dueDate: "Vencimiento",
   deliveryDate: "Fecha de entrega",
+  deliverTo: "Dirección de entrega",
   period: "Periodo de facturación",
   buyerReference: "Referencia del comprador",
   orderReference: "Pedido",
@@ -324,6 +330,7 @@ const NL: Labels = {
   issueDate: "Factuurdatum",
   dueDate: "Vervaldatum",
   deliveryDate: "Leverdatum",
+  deliverTo: "Afleveradres",
   period: "Factuurperiode",
   buyerReference: "Referentie koper",
   orderReference: "Ordernummer",
@@ -374,6 +381,7 @@ const RO: Labels = {
   issueDate: "Data facturii",
   dueDate: "Data scadenței",
   deliveryDate: "Data livrării",
+  deliverTo: "Adresa de livrare",
   period: "Perioada de facturare",
   buyerReference: "Referința cumpărătorului",
   orderReference: "Comandă",
@@ -440,6 +448,14 @@ const COUNTRY_LANGUAGE: Record<string, string> = {
   RO: "ro",
 };
 
-export function languageFor(countryCode: string): Language {
+/** The language codes a template may ask for instead of the seller country's. */
+export const LANGUAGE_CODES = Object.keys(LANGUAGES);
+
+/**
+ * The page language: `override` (a template's choice, one of LANGUAGE_CODES) when given and not
+ * "auto", otherwise the seller country's.
+ */
+export function languageFor(countryCode: string, override?: string): Language {
+  if (override && override !== "auto" && Object.hasOwn(LANGUAGES, override)) return LANGUAGES[override];
   return LANGUAGES[COUNTRY_LANGUAGE[countryCode.toUpperCase()] ?? "en"];
 }

@@ -155,7 +155,7 @@ export class Flow {
     }
   }
 
-  rule(y = this.y, color = RULE, thickness = 0.5): void {
+  rule(y = this.y, color: Color = RULE, thickness = 0.5): void {
     this.page.drawLine({ start: { x: this.left, y }, end: { x: this.right, y }, thickness, color });
   }
 }

@@ -7,6 +7,7 @@ import type { Invoice } from "../model/index.ts";
 import { documentInfo } from "./document-info.ts";
 import { embedFonts } from "./fonts.ts";
 import { savePdfA } from "./pdfa.ts";
+import type { TemplateDefinitionInput } from "../templates/definition.ts";
 import { renderInvoice, type Template } from "./render.ts";
 
 export interface VisualizationPdfInput {
@@ -15,12 +16,14 @@ export interface VisualizationPdfInput {
   model: Invoice;
   livemode: boolean;
   template?: Template;
+  /** An organization's stored template; implies `standard`. Throws `TemplateUnusable`. */
+  design?: TemplateDefinitionInput;
   now?: Date;
 }
 
 export async function writeVisualizationPdf(input: VisualizationPdfInput): Promise<Uint8Array> {
-  const { xml, model, livemode, template, now } = input;
+  const { xml, model, livemode, template, design, now } = input;
   const doc = await PDFDocument.create({ updateMetadata: false });
-  renderInvoice(doc, await embedFonts(doc), model, { template, livemode });
+  await renderInvoice(doc, await embedFonts(doc), model, { template, livemode, design });
   return savePdfA(doc, { ...documentInfo(model, now), identity: xml });
 }

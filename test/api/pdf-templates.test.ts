@@ -44,3 +44,17 @@ describe("stored PDF templates", () => {
     expect((await h.get("/v1/pdf-templates")).status).toBe(401);
   });
 });
+
+describe("template logos", () => {
+  test("a logo that would bring transparency into the PDF/A file is refused when stored", async () => {
+    const { png } = await import("../pdf/images");
+    const alpha = Buffer.from(png({ width: 4, height: 4, colourType: 6, pixel: () => [10, 20, 30, 128] })).toString("base64");
+    const res = await h.post("/v1/pdf-templates", JSON.stringify({ name: "Alpha", definition: { logo: { mediaType: "image/png", data: alpha } } }), json(acme));
+    expect(res.status).toBe(400);
+    const { error } = await envelope(res);
+    expect(error.details.fields).toEqual([expect.objectContaining({ path: "/definition/logo", keyword: "logo" })]);
+    expect(error.message).toContain("alpha");
+    const opaque = Buffer.from(png({ width: 4, height: 4, colourType: 2, pixel: () => [10, 20, 30] })).toString("base64");
+    expect((await h.post("/v1/pdf-templates", JSON.stringify({ name: "Opaque", definition: { logo: { mediaType: "image/png", data: opaque } } }), json(acme))).status).toBe(200);
+  });
+});

@@ -12,6 +12,8 @@ import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
 import { checkPdfRequest, renderPdfOutput, type PdfKind } from "../../generate/pdf-output";
 import { findTemplate, usableDefinition } from "../../templates/store";
+import type { TemplateDefinitionInput } from "../../templates/definition";
+import { TemplateUnusable } from "../../pdf/logo";
 import type { RequestContext } from "../route";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
@@ -26,15 +28,27 @@ function versionBlock(result: ValidationResult, generated: GeneratedXml): string
 
 /** With `verify: false` nothing judged the output: the result says so and carries no seal. */
 /** Which PDF, from which template: a stored template (by ref, in the caller's organization) wins over `template`. */
-async function pdfChoice(ctx: RequestContext, body: GenerateRequestInput): Promise<{ kind: PdfKind; template?: "standard" }> {
+async function pdfChoice(ctx: RequestContext, body: GenerateRequestInput): Promise<{ kind: PdfKind; template?: "standard"; design?: TemplateDefinitionInput }> {
+  let design: TemplateDefinitionInput | undefined;
   if (body.pdfTemplateId) {
     const stored = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, body.pdfTemplateId);
     if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${body.pdfTemplateId}' in this organization`);
     const usable = usableDefinition(stored);
     if (!usable.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${usable.problems.join("; ")}`, { problems: usable.problems });
+    design = usable.definition;
   }
-  const template = body.pdfTemplateId || body.template ? "standard" : undefined;
-  return { kind: await carryDomainErrors(() => checkPdfRequest(body.standard, template !== undefined)), template };
+  const template = design || body.template ? "standard" : undefined;
+  return { kind: await carryDomainErrors(() => checkPdfRequest(body.standard, template !== undefined)), template, design };
+}
+
+/** A design that passed its checks but still cannot be drawn is the stored template's fault: 422. */
+async function renderPdf(generated: GeneratedXml, pdf: Awaited<ReturnType<typeof pdfChoice>>, livemode: boolean, now: Date): Promise<Uint8Array> {
+  try {
+    return await renderPdfOutput(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now });
+  } catch (error) {
+    if (error instanceof TemplateUnusable) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template cannot be used: ${error.message}`, { problems: [error.message] });
+    throw error;
+  }
 }
 
 function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
@@ -77,7 +91,7 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     const pdf = body.output === "pdf" ? await pdfChoice(ctx, body) : undefined;
     const generated = await carryDomainErrors(() => generateXml(body, { livemode }));
     const { output, result } = await metered(ctx, async (signal) => {
-      const file = pdf ? await renderPdfOutput(generated, pdf.kind, { template: pdf.template, livemode, now: ctx.deps.clock() }) : generated.bytes;
+      const file = pdf ? await renderPdf(generated, pdf, livemode, ctx.deps.clock()) : generated.bytes;
       if (body.verify === false) return { output: file, result: unverified(generated) };
       // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
       const judged = pdf?.kind === "hybrid" ? file : generated.bytes;

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
-import { ApiError } from "../errors";
+import { ApiError, badRequest } from "../errors";
 import { CreateTemplateRequest, TemplateDefinition, type TemplateDefinitionInput } from "../../templates/definition";
-import { createTemplate, deleteTemplate, findTemplate, listTemplates } from "../../templates/store";
+import { createTemplate, deleteTemplate, designProblems, findTemplate, listTemplates } from "../../templates/store";
 
 const StoredTemplate = Type.Object(
   {
@@ -30,7 +30,11 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
     errors: [],
     response: { data: StoredTemplate },
   },
-  handle: (ctx, { body }) => createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller!.org.id, body.name, body.definition),
+  handle(ctx, { body }) {
+    const problems = designProblems(body.definition);
+    if (problems.length) throw badRequest(`the template cannot be drawn: ${problems.map((p) => p.message).join("; ")}`, problems.map((p) => ({ ...p, keyword: "logo" })));
+    return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller!.org.id, body.name, body.definition);
+  },
 });
 
 export const listTemplatesRoute = defineRoute({
