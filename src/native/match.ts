@@ -1,0 +1,124 @@
+/**
+ * XSLT match patterns (rule contexts) compiled for matching a given node right to left, plus the
+ * keys under which the engine indexes them: the element names a pattern's last step can match, so
+ * a rule is only ever tried on nodes of those names.
+ */
+import { Kind, nameKey, XNode } from "./document.ts";
+import type { Expr } from "./xpath/ast.ts";
+import { compileTest, type CompiledTest } from "./xpath/axes.ts";
+import { compile, isBooleanPredicate } from "./xpath/compile.ts";
+import type { Evaluate, Runtime, Scope } from "./xpath/context.ts";
+import { effectiveBoolean } from "./xpath/values.ts";
+import { fail } from "./xpath/errors.ts";
+import { parseXPath } from "./xpath/parser.ts";
+import { isNumeric } from "./xpath/atomic.ts";
+
+/** Index keys: an element name key (`{ns}local`), or one of these for nodes of any name. */
+export const ANY_ELEMENT = "*";
+export const ANY_ATTRIBUTE = "@";
+export const DOCUMENT = "/";
+
+interface PatternStep {
+  test: CompiledTest;
+  attribute: boolean;
+  predicates: { evaluate: Evaluate; positional: boolean }[];
+  /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
+  separator: "/" | "//";
+}
+
+/** One alternative of a union pattern. */
+interface Branch {
+  /** Whether the first step hangs off the document node (`/a`, `//a`), or anywhere (`a`). */
+  absolute: boolean;
+  /** Empty for the pattern `/`, which matches the document node. */
+  steps: PatternStep[];
+  key: string;
+}
+
+export interface MatchPattern {
+  keys: string[];
+  matches(node: XNode, runtime: Runtime): boolean;
+}
+
+export function compilePattern(source: string, scope: Scope): MatchPattern {
+  const branches = alternatives(parseXPath(source)).map((alternative) => compileBranch(alternative, scope, source));
+  return {
+    keys: [...new Set(branches.map((branch) => branch.key))],
+    matches: (node, runtime) => branches.some((branch) => matchBranch(branch, node, runtime)),
+  };
+}
+
+function alternatives(expr: Expr): Expr[] {
+  if (expr.kind === "binary" && expr.op === "|") return [...alternatives(expr.left), ...alternatives(expr.right)];
+  if (expr.kind === "sequence" && expr.items.length === 1) return alternatives(expr.items[0]);
+  return [expr];
+}
+
+function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
+  const unsupported = (): never => fail("XTSE0340", `unsupported match pattern: ${source}`);
+  const raw = expr.kind === "path" ? expr.steps : [expr];
+  let absolute = false;
+  let at = 0;
+  if (raw[0].kind === "root") {
+    absolute = true;
+    at = 1;
+  }
+  const steps: PatternStep[] = [];
+  let separator: "/" | "//" = "/";
+  for (; at < raw.length; at++) {
+    const step = raw[at];
+    if (step.kind !== "step") return unsupported();
+    if (step.axis === "descendant-or-self" && step.test.kind === "type" && step.test.type === "node" && !step.predicates.length) {
+      separator = "//";
+      continue;
+    }
+    if (step.axis !== "child" && step.axis !== "attribute") return unsupported();
+    steps.push({
+      test: compileTest(step.test, step.axis, scope),
+      attribute: step.axis === "attribute",
+      predicates: step.predicates.map((predicate) => ({ evaluate: compile(predicate, scope), positional: !isBooleanPredicate(predicate) })),
+      separator,
+    });
+    separator = "/";
+  }
+  if (!steps.length) return absolute ? { absolute, steps, key: DOCUMENT } : unsupported();
+  const last = steps[steps.length - 1];
+  const key = last.attribute ? ANY_ATTRIBUTE : last.test.name ? nameKey(last.test.name.ns, last.test.name.local) : ANY_ELEMENT;
+  return { absolute, steps, key };
+}
+
+function matchBranch(branch: Branch, node: XNode, runtime: Runtime): boolean {
+  if (!branch.steps.length) return node.kind === Kind.Document;
+  return matchStep(branch, branch.steps.length - 1, node, runtime);
+}
+
+function matchStep(branch: Branch, index: number, node: XNode, runtime: Runtime): boolean {
+  const step = branch.steps[index];
+  if (step.attribute !== (node.kind === Kind.Attribute) || !step.test.matches(node)) return false;
+  for (const predicate of step.predicates) if (!predicateHolds(predicate, step, node, runtime)) return false;
+  const parent = node.parent;
+  if (!parent) return false;
+  if (index === 0) {
+    if (!branch.absolute) return true;
+    return step.separator === "//" || parent.kind === Kind.Document;
+  }
+  if (step.separator === "/") return matchStep(branch, index - 1, parent, runtime);
+  for (let ancestor: XNode | null = parent; ancestor; ancestor = ancestor.parent) {
+    if (matchStep(branch, index - 1, ancestor, runtime)) return true;
+  }
+  return false;
+}
+
+/** A predicate of a pattern step sees the node's position among its siblings that pass the step's test. */
+function predicateHolds(predicate: PatternStep["predicates"][number], step: PatternStep, node: XNode, runtime: Runtime): boolean {
+  let position = 1;
+  let size = 1;
+  if (predicate.positional && node.parent) {
+    const siblings = (step.attribute ? node.parent.attributes : node.parent.children).filter((sibling) => step.test.matches(sibling));
+    position = siblings.indexOf(node) + 1;
+    size = siblings.length;
+  }
+  const result = predicate.evaluate({ item: node, position, size }, runtime);
+  if (result.length === 1 && isNumeric(result[0] as never)) return Number(String(result[0])) === position;
+  return effectiveBoolean(result);
+}

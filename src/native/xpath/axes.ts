@@ -1,0 +1,160 @@
+/**
+ * Axis navigation over the document model, with node tests resolved to a predicate once at compile
+ * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
+ * which is the order positional predicates count in.
+ */
+import { Kind, XNode, type XDocument } from "../document.ts";
+import type { Axis, NodeTest } from "./ast.ts";
+import type { Scope } from "./context.ts";
+
+export interface CompiledTest {
+  matches(node: XNode): boolean;
+  /** Set when the test names one element (or, on the attribute axis, attribute) name exactly, so the per-name index can answer it. */
+  name?: { ns: string; local: string };
+}
+
+export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
+  if (test.kind === "type") {
+    const kind = {
+      node: null,
+      text: Kind.Text,
+      comment: Kind.Comment,
+      "processing-instruction": Kind.ProcessingInstruction,
+      element: Kind.Element,
+      attribute: Kind.Attribute,
+      "document-node": Kind.Document,
+    }[test.type];
+    return { matches: kind === null || kind === undefined ? () => true : (node) => node.kind === kind };
+  }
+  const principal = axis === "attribute" ? Kind.Attribute : Kind.Element;
+  const ns = test.prefix === null ? null : scope.namespace(test.prefix);
+  const local = test.local;
+  const result: CompiledTest = {
+    matches: (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns),
+  };
+  if (ns !== null && local !== null) result.name = { ns, local };
+  return result;
+}
+
+export const REVERSE_AXES = new Set<Axis>(["parent", "ancestor", "ancestor-or-self", "preceding", "preceding-sibling"]);
+
+/** Nodes on `axis` from `node` that pass `test`, in axis order. */
+export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document: XDocument): XNode[] {
+  const out: XNode[] = [];
+  switch (axis) {
+    case "child":
+      for (const child of node.children) if (test.matches(child)) out.push(child);
+      return out;
+    case "attribute":
+      for (const attribute of node.attributes) if (test.matches(attribute)) out.push(attribute);
+      return out;
+    case "self":
+      if (test.matches(node)) out.push(node);
+      return out;
+    case "parent":
+      if (node.parent && test.matches(node.parent)) out.push(node.parent);
+      return out;
+    case "ancestor":
+    case "ancestor-or-self":
+      for (let at = axis === "ancestor" ? node.parent : node; at; at = at.parent) if (test.matches(at)) out.push(at);
+      return out;
+    case "descendant":
+    case "descendant-or-self":
+      if (axis === "descendant-or-self" && test.matches(node)) out.push(node);
+      if (test.name) {
+        // The index slice is shared, never mutated by callers: sequences are treated as immutable.
+        const named = namedDescendants(node, test.name.ns, test.name.local, document);
+        return out.length ? out.concat(named) : (named as XNode[]);
+      }
+      walkDescendants(node, test, out);
+      return out;
+    case "following-sibling":
+    case "preceding-sibling": {
+      if (!node.parent || node.kind === Kind.Attribute) return out;
+      const siblings = node.parent.children;
+      const index = siblings.indexOf(node);
+      if (axis === "following-sibling") {
+        for (let i = index + 1; i < siblings.length; i++) if (test.matches(siblings[i])) out.push(siblings[i]);
+      } else for (let i = index - 1; i >= 0; i--) if (test.matches(siblings[i])) out.push(siblings[i]);
+      return out;
+    }
+    case "following": {
+      // Everything after this node's subtree, attributes excluded.
+      const start = (node.kind === Kind.Attribute ? node.parent! : node).end + 1;
+      for (let i = start; i < document.nodes.length; i++) {
+        const candidate = document.nodes[i];
+        if (candidate.kind !== Kind.Attribute && test.matches(candidate)) out.push(candidate);
+      }
+      return out;
+    }
+    case "preceding": {
+      // Everything before this node that is not an ancestor, attributes excluded; nearest first.
+      const self = node.kind === Kind.Attribute ? node.parent! : node;
+      for (let i = self.order - 1; i >= 0; i--) {
+        const candidate = document.nodes[i];
+        if (candidate.kind === Kind.Attribute || candidate.end >= self.order) continue;
+        if (test.matches(candidate)) out.push(candidate);
+      }
+      return out;
+    }
+  }
+}
+
+function walkDescendants(node: XNode, test: CompiledTest, out: XNode[]): void {
+  for (const child of node.children) {
+    if (test.matches(child)) out.push(child);
+    if (child.children.length) walkDescendants(child, test, out);
+  }
+}
+
+/** Attributes named by `test` on `node` and every element below it: `//@name`, from the per-name attribute index. */
+export function descendantAttributes(node: XNode, test: CompiledTest, document: XDocument): XNode[] {
+  if (!test.name) {
+    const out: XNode[] = [];
+    for (let i = node.order; i <= node.end; i++) {
+      const candidate = document.nodes[i];
+      if (candidate.kind === Kind.Attribute && test.matches(candidate)) out.push(candidate);
+    }
+    return out;
+  }
+  return inSubtree(document.attributesNamed(test.name.ns, test.name.local), node) as XNode[];
+}
+
+/** The slice of the per-name element list inside `node`'s subtree. */
+function namedDescendants(node: XNode, ns: string, local: string, document: XDocument): readonly XNode[] {
+  return inSubtree(document.named(ns, local), node);
+}
+
+/** The part of a document-ordered list inside `node`'s subtree (itself excluded), by binary search on order numbers. */
+function inSubtree(list: readonly XNode[], node: XNode): readonly XNode[] {
+  if (list.length === 0) return list;
+  if (node.kind === Kind.Document) return list;
+  const from = lowerBound(list, node.order + 1);
+  const to = lowerBound(list, node.end + 1);
+  return from === 0 && to === list.length ? list : list.slice(from, to);
+}
+
+function lowerBound(list: readonly XNode[], order: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].order < order) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sorts nodes into document order and drops duplicates, skipping the work when already ordered. */
+export function documentOrder(nodes: XNode[]): XNode[] {
+  let ordered = true;
+  for (let i = 1; i < nodes.length; i++) {
+    if (nodes[i - 1].order >= nodes[i].order) {
+      ordered = false;
+      break;
+    }
+  }
+  if (ordered) return nodes;
+  nodes.sort((a, b) => a.order - b.order);
+  return nodes.filter((node, i) => i === 0 || nodes[i - 1] !== node);
+}

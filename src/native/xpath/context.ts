@@ -1,0 +1,81 @@
+/** What compiled expressions run against: the focus, the variable frames and the document. */
+import type { XDocument } from "../document.ts";
+import { fail } from "./errors.ts";
+import type { Item, Sequence } from "./values.ts";
+
+export interface Focus {
+  item: Item | undefined;
+  position: number;
+  size: number;
+}
+
+/** A variable bound by a let: evaluated on first use, as Saxon does, so an unused let never raises its error. */
+export class Lazy {
+  private running = false;
+  constructor(private readonly compute: () => Sequence) {}
+
+  force(): Sequence {
+    if (this.running) fail("XQDY0054", "circular variable definition");
+    this.running = true;
+    return this.compute();
+  }
+}
+
+/** Variable slots: a value, a {@link Lazy} not yet forced, or undefined before binding. */
+export type Frame = (Sequence | Lazy | undefined)[];
+
+export interface Runtime {
+  document: XDocument;
+  /** Schema- and pattern-level lets, once per document. */
+  globals: Frame;
+  /** Rule-level lets and `for`/`some`/`every` variables of the current rule firing. */
+  locals: Frame;
+}
+
+export type Evaluate = (focus: Focus, runtime: Runtime) => Sequence;
+
+export function readSlot(frame: Frame, slot: number): Sequence {
+  const value = frame[slot];
+  if (value instanceof Lazy) return (frame[slot] = value.force());
+  return value ?? fail("XPDY0002", "variable used before it is bound");
+}
+
+/**
+ * Compile-time scope: namespace prefixes, global variable slots, and local slots allocated as
+ * lets and range variables come into scope (names shadow outer ones, like XSLT local variables).
+ */
+export class Scope {
+  private readonly locals: { name: string; slot: number }[] = [];
+  /** Local slots a frame for this scope needs. */
+  size = 0;
+
+  constructor(
+    readonly namespaces: ReadonlyMap<string, string>,
+    private readonly globals: ReadonlyMap<string, number>,
+  ) {}
+
+  declare(name: string): number {
+    const slot = this.size++;
+    this.locals.push({ name, slot });
+    return slot;
+  }
+
+  /** Ends the scope of the most recent `count` local declarations (their slots are not reused). */
+  release(count: number): void {
+    this.locals.length -= count;
+  }
+
+  resolve(name: string): { global: boolean; slot: number } {
+    for (let i = this.locals.length - 1; i >= 0; i--) if (this.locals[i].name === name) return { global: false, slot: this.locals[i].slot };
+    const slot = this.globals.get(name);
+    if (slot === undefined) fail("XPST0008", `variable $${name} is not declared`);
+    return { global: true, slot };
+  }
+
+  namespace(prefix: string): string {
+    if (prefix === "") return "";
+    const uri = this.namespaces.get(prefix);
+    if (uri === undefined) fail("XPST0081", `namespace prefix "${prefix}" is not declared`);
+    return uri;
+  }
+}

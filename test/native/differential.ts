@@ -1,0 +1,80 @@
+// Differential oracle for the native engine: the same documents judged by the native plan and by
+// a published XSLT on Saxon-HE, reduced to comparable outcomes (finding lines, or the error code a
+// run stopped with), plus per-document native timings.
+
+import { readFileSync } from "node:fs";
+import { compileSchema, runPlan } from "../../src/native/engine.ts";
+import { XPathError } from "../../src/native/xpath/errors.ts";
+import { parseSchematron } from "../../src/schematron/parse.ts";
+import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
+import { runSaxonHe, type SaxonResult } from "../support/saxon-he.ts";
+
+export interface Difference {
+  document: string;
+  native: string[];
+  reference: string[];
+}
+
+export interface DifferentialReport {
+  documents: number;
+  identical: number;
+  bothStopped: number;
+  differences: Difference[];
+  /** Native milliseconds per document (parse + rules), in document order. */
+  nativeMs: number[];
+  saxonTotalMs: number;
+}
+
+export async function differential(sch: string, xslt: string, documents: string[]): Promise<DifferentialReport> {
+  const plan = compileSchema(parseSchematron(sch));
+  const started = performance.now();
+  const reference = await runSaxonHe(xslt, documents);
+  const saxonTotalMs = performance.now() - started;
+  const report: DifferentialReport = { documents: documents.length, identical: 0, bothStopped: 0, differences: [], nativeMs: [], saxonTotalMs };
+  for (const document of documents) {
+    const bytes = readFileSync(document);
+    const start = performance.now();
+    const native = nativeOutcome(() => runPlan(plan, bytes));
+    report.nativeMs.push(performance.now() - start);
+    const expected = referenceOutcome(reference.get(document)!);
+    if (native.length === expected.length && native.every((line, i) => line === expected[i])) {
+      if (native.length === 1 && native[0].startsWith("stopped")) report.bothStopped++;
+      else report.identical++;
+    } else {
+      report.differences.push({
+        document,
+        native: native.filter((line) => !expected.includes(line)),
+        reference: expected.filter((line) => !native.includes(line)),
+      });
+    }
+  }
+  return report;
+}
+
+function findingLine(finding: Finding): string {
+  return `${finding.ruleId} [${finding.flag}] @ ${finding.location}: ${finding.message}`;
+}
+
+function nativeOutcome(run: () => Finding[]): string[] {
+  try {
+    return run().map(findingLine);
+  } catch (error) {
+    if (error instanceof XPathError) return [`stopped ${error.code}`];
+    return [`crashed ${(error as Error).message}`];
+  }
+}
+
+/** Saxon writes SVRL as it goes, so a run that stopped can leave a truncated file: that is a stop too. */
+function referenceOutcome(result: SaxonResult): string[] {
+  if (result.error !== null) return [`stopped ${/^[A-Z]{4}\d{4}/.exec(result.error)?.[0] ?? "?"}`];
+  try {
+    return parseSvrl(result.svrl!).map(findingLine);
+  } catch {
+    return ["stopped (truncated SVRL)"];
+  }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+}

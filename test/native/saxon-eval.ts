@@ -1,0 +1,51 @@
+// Test oracle for the evaluator: evaluates XPath expressions on Saxon-HE in one JVM run, each in
+// its own xsl:try so that one expression's dynamic error does not hide the others' results.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runSaxonHe } from "../support/saxon-he.ts";
+
+/** An expression's outcome: its items' string values joined by "|", or "error <code>". */
+export type Outcome = string;
+
+/** Evaluates every expression with `document`'s root as context, namespaces bound as given. */
+export async function saxonEvaluate(
+  expressions: string[],
+  document: string,
+  namespaces: Record<string, string> = {},
+): Promise<Outcome[]> {
+  const work = mkdtempSync(join(tmpdir(), "native-eval-"));
+  try {
+    const xsl = join(work, "eval.xsl");
+    const doc = join(work, "doc.xml");
+    const declarations = Object.entries(namespaces)
+      .map(([prefix, uri]) => ` xmlns:${prefix}="${escape(uri)}"`)
+      .join("");
+    const bodies = expressions.map(
+      (expression, i) =>
+        `<xsl:try><xsl:value-of select="${i}, '&#9;', string-join(for $item in (${escape(expression)}) return string($item), '|')" separator=""/>` +
+        `<xsl:catch><xsl:value-of select="${i}, '&#9;error ', local-name-from-QName($err:code)" separator=""/></xsl:catch></xsl:try><xsl:text>&#10;</xsl:text>`,
+    );
+    writeFileSync(
+      xsl,
+      `<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:err="http://www.w3.org/2005/xqt-errors"${declarations}>` +
+        `<xsl:output method="text"/><xsl:template match="/">${bodies.join("\n")}</xsl:template></xsl:stylesheet>`,
+    );
+    writeFileSync(doc, document);
+    const result = (await runSaxonHe(xsl, [doc])).get(doc)!;
+    if (result.error !== null) throw new Error(`Saxon-HE: ${result.error}`);
+    const outcomes: Outcome[] = new Array(expressions.length);
+    for (const line of result.svrl!.split("\n")) {
+      const tab = line.indexOf("\t");
+      if (tab > 0) outcomes[Number(line.slice(0, tab))] = line.slice(tab + 1);
+    }
+    return outcomes;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+}
