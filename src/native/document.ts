@@ -69,6 +69,7 @@ export class XDocument {
   constructor(node: XNode) {
     this.node = node;
     this.number(node);
+    TREES.set(node, this);
   }
 
   /** Elements named `{ns}local` in document order (empty when there are none). */
@@ -117,6 +118,17 @@ export class XDocument {
       stack.pop();
     }
   }
+}
+
+/** Every tree's index by its root: the source document and the temporary trees XSLT functions build. */
+const TREES = new WeakMap<XNode, XDocument>();
+
+/**
+ * The indexed tree `node` belongs to: `document` itself on the hot path (one array read), else the
+ * temporary tree (an `xsl:variable` with content, an `xsl:value-of` text node) that holds it.
+ */
+export function treeOf(node: XNode, document: XDocument): XDocument {
+  return document.nodes[node.order] === node ? document : (TREES.get(node.root()) ?? document);
 }
 
 export function nameKey(ns: string, local: string): string {

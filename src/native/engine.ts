@@ -15,6 +15,7 @@ import { Kind, nameKey, XNode, type XDocument } from "./document.ts";
 import { Locator, normalizeMessage, valueOf } from "./location.ts";
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";
 import { readXml } from "./xml-reader.ts";
+import { compileFunctions } from "./xslt-function.ts";
 import { compileXPath } from "./xpath/compile.ts";
 import { Lazy, Scope, type Evaluate, type Frame, type Runtime } from "./xpath/context.ts";
 import { fail } from "./xpath/errors.ts";
@@ -62,7 +63,10 @@ export function compileSchema(schema: Schema): Plan {
   if (!namespaces.has("xs")) namespaces.set("xs", "http://www.w3.org/2001/XMLSchema");
   const globalLets = [...schema.lets, ...schema.patterns.flatMap((pattern) => pattern.lets)];
   const globalSlots = new Map(globalLets.map((let_, slot) => [let_.name, slot]));
-  const scope = () => new Scope(namespaces, globalSlots);
+  // xsl:function bodies see the emitted stylesheet's bindings (the schema's, xsl, svrl, xs) under their own.
+  const stylesheetNamespaces = new Map([["xsl", "http://www.w3.org/1999/XSL/Transform"], ["svrl", "http://purl.oclc.org/dsdl/svrl"], ...namespaces]);
+  const functions = compileFunctions(schema.xslt, stylesheetNamespaces, globalSlots);
+  const scope = () => new Scope(namespaces, globalSlots, functions);
   const globals = globalLets.map((let_) => ({ value: compileXPath(letValue(let_), scope()) }));
   const patterns = schema.patterns.map((pattern) => {
     const rules = pattern.rules.map((rule) => {

@@ -30,6 +30,8 @@ interface PatternStep {
 interface Branch {
   /** Whether the first step hangs off the document node (`/a`, `//a`), or anywhere (`a`). */
   absolute: boolean;
+  /** A parenthesized pattern the first step hangs off (XSLT 3.0 `(P1 | P2)/a`). */
+  head?: MatchPattern;
   /** Empty for the pattern `/`, which matches the document node. */
   steps: PatternStep[];
   key: string;
@@ -37,13 +39,43 @@ interface Branch {
 
 export interface MatchPattern {
   keys: string[];
+  /** Whether every alternative is absolute (`/a`, `//a`), so its matches are fixed for a document. */
+  absolute: boolean;
   matches(node: XNode, runtime: Runtime): boolean;
 }
 
 export function compilePattern(source: string, scope: Scope): MatchPattern {
-  const branches = alternatives(parseXPath(source)).map((alternative) => compileBranch(alternative, scope, source));
+  return compileParsed(parseXPath(source), scope, source);
+}
+
+function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
+  // XSLT 3.0 (Saxon-HE 9.9 accepts it in these version 2.0 stylesheets): `(P1 | P2)[Q]` matches
+  // what P1 | P2 matches where Q holds; a numeric Q is the node's position among all those matches.
+  if (expr.kind === "filter" && expr.base.kind === "sequence" && expr.base.items.length === 1) {
+    const inner = compileParsed(expr.base.items[0], scope, source);
+    // A numeric predicate counts among the union's matches: only implemented for absolute alternatives.
+    if (!inner.absolute && !expr.predicates.every(isBooleanPredicate)) fail("XTSE0340", `unsupported match pattern (possibly positional predicate on a relative union): ${source}`);
+    const predicates = expr.predicates.map((predicate) => compile(predicate, scope));
+    return {
+      keys: inner.keys,
+      absolute: inner.absolute,
+      matches: (node, runtime) => {
+        if (!inner.matches(node, runtime)) return false;
+        for (const predicate of predicates) {
+          const result = predicate({ item: node, position: 1, size: 1 }, runtime);
+          if (result.length === 1 && isNumeric(result[0] as never)) {
+            const matching = runtime.document.nodes.filter((candidate) => inner.matches(candidate, runtime));
+            if (Number(String(result[0])) !== matching.indexOf(node) + 1) return false;
+          } else if (!effectiveBoolean(result)) return false;
+        }
+        return true;
+      },
+    };
+  }
+  const branches = alternatives(expr).map((alternative) => compileBranch(alternative, scope, source));
   return {
     keys: [...new Set(branches.map((branch) => branch.key))],
+    absolute: branches.every((branch) => branch.absolute || (branch.head?.absolute ?? false)),
     matches: (node, runtime) => branches.some((branch) => matchBranch(branch, node, runtime)),
   };
 }
@@ -59,8 +91,12 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
   const raw = expr.kind === "path" ? expr.steps : [expr];
   let absolute = false;
   let at = 0;
+  let head: MatchPattern | undefined;
   if (raw[0].kind === "root") {
     absolute = true;
+    at = 1;
+  } else if (raw.length > 1 && isParenthesized(raw[0])) {
+    head = compileParsed(raw[0], scope, source);
     at = 1;
   }
   const steps: PatternStep[] = [];
@@ -81,10 +117,15 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
     });
     separator = "/";
   }
-  if (!steps.length) return absolute ? { absolute, steps, key: DOCUMENT } : unsupported();
+  if (!steps.length) return absolute && !head ? { absolute, steps, key: DOCUMENT } : unsupported();
   const last = steps[steps.length - 1];
   const key = last.attribute ? ANY_ATTRIBUTE : last.test.name ? nameKey(last.test.name.ns, last.test.name.local) : ANY_ELEMENT;
-  return { absolute, steps, key };
+  return { absolute, head, steps, key };
+}
+
+function isParenthesized(expr: Expr): boolean {
+  const base = expr.kind === "filter" ? expr.base : expr;
+  return base.kind === "sequence" && base.items.length === 1;
 }
 
 function matchBranch(branch: Branch, node: XNode, runtime: Runtime): boolean {
@@ -99,6 +140,12 @@ function matchStep(branch: Branch, index: number, node: XNode, runtime: Runtime)
   const parent = node.parent;
   if (!parent) return false;
   if (index === 0) {
+    const head = branch.head;
+    if (head) {
+      if (step.separator === "/") return head.matches(parent, runtime);
+      for (let ancestor: XNode | null = parent; ancestor; ancestor = ancestor.parent) if (head.matches(ancestor, runtime)) return true;
+      return false;
+    }
     if (!branch.absolute) return true;
     return step.separator === "//" || parent.kind === Kind.Document;
   }

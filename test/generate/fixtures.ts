@@ -152,7 +152,8 @@ function totals(lines: Line[], taxes: Omit<Tax, "taxableAmount" | "taxAmount">[]
   return { taxSummary, totalNetAmount: fromCents(net), totalTaxAmount: fromCents(tax), totalGrossAmount: fromCents(net + tax) };
 }
 
-function base(locale: Locale, number: string): Omit<InvoiceInput, "lines" | "totalNetAmount" | "totalTaxAmount" | "totalGrossAmount"> {
+/** The parts every fixture invoice shares: parties, dates, references, payment. */
+export function baseInvoice(locale: Locale, number: string): Omit<InvoiceInput, "lines" | "totalNetAmount" | "totalTaxAmount" | "totalGrossAmount"> {
   return {
     number,
     issueDate: "2025-03-14",
@@ -179,7 +180,7 @@ export const SCENARIOS: Scenario[] = [
     name: "domestic, one rate",
     build: (l) => {
       const lines = [line("Consulting services", 10, 120, "S", l.rates[0], { unitCode: "HUR", itemId: "CONS-01" }), line("Travel expenses", 1, 85.5, "S", l.rates[0])];
-      return { ...base(l, "INV-2025-001"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }]) };
+      return { ...baseInvoice(l, "INV-2025-001"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }]) };
     },
   },
   {
@@ -190,7 +191,7 @@ export const SCENARIOS: Scenario[] = [
         line("Technical books", 3, 39.9, "S", l.rates[1]),
         line("Desk lamp", 2, 0.1 + 0.2, "S", l.rates[0]),
       ];
-      return { ...base(l, "INV-2025-002"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }, { vatCategoryCode: "S", vatRate: l.rates[1] }]) };
+      return { ...baseInvoice(l, "INV-2025-002"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }, { vatCategoryCode: "S", vatRate: l.rates[1] }]) };
     },
   },
   {
@@ -198,7 +199,7 @@ export const SCENARIOS: Scenario[] = [
     build: (l) => {
       const lines = [line("Software development", 40, 95, "AE", 0, { unitCode: "HUR" })];
       return {
-        ...base(l, "INV-2025-003"),
+        ...baseInvoice(l, "INV-2025-003"),
         buyer: l.euBuyer,
         lines,
         ...totals(lines, [{ vatCategoryCode: "AE", vatRate: 0, exemptionReason: "Reverse charge", exemptionReasonCode: "VATEX-EU-AE" }]),
@@ -209,21 +210,21 @@ export const SCENARIOS: Scenario[] = [
     name: "exempt (E) with reason",
     build: (l) => {
       const lines = [line("Medical training course", 1, 1500, "E", 0)];
-      return { ...base(l, "INV-2025-004"), lines, ...totals(lines, [{ vatCategoryCode: "E", vatRate: 0, exemptionReason: "Exempt training services under Article 132 of Directive 2006/112/EC" }]) };
+      return { ...baseInvoice(l, "INV-2025-004"), lines, ...totals(lines, [{ vatCategoryCode: "E", vatRate: 0, exemptionReason: "Exempt training services under Article 132 of Directive 2006/112/EC" }]) };
     },
   },
   {
     name: "zero rated (Z) and standard",
     build: (l) => {
       const lines = [line("Printed newspapers", 100, 1.2, "Z", 0), line("Advertising", 1, 300, "S", l.rates[0])];
-      return { ...base(l, "INV-2025-005"), lines, ...totals(lines, [{ vatCategoryCode: "Z", vatRate: 0 }, { vatCategoryCode: "S", vatRate: l.rates[0] }]) };
+      return { ...baseInvoice(l, "INV-2025-005"), lines, ...totals(lines, [{ vatCategoryCode: "Z", vatRate: 0 }, { vatCategoryCode: "S", vatRate: l.rates[0] }]) };
     },
   },
   {
     name: "credit note with preceding invoice",
     build: (l) => {
       const lines = [line("Returned office chair", 1, 249.99, "S", l.rates[0])];
-      const { dueDate: _, ...rest } = base(l, "CN-2025-001");
+      const { dueDate: _, ...rest } = baseInvoice(l, "CN-2025-001");
       return {
         ...rest,
         documentType: "creditnote",
@@ -238,7 +239,7 @@ export const SCENARIOS: Scenario[] = [
     build: (l) => {
       const lines = [line("Licence fee", 1, 2000, "S", l.rates[0])];
       const t = totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }]);
-      return { ...base(l, "INV-2025-006"), currencyCode: "USD", taxCurrencyCode: l.currency, taxTotalInAccountingCurrency: Math.round(t.totalTaxAmount * 92) / 100, lines, ...t };
+      return { ...baseInvoice(l, "INV-2025-006"), currencyCode: "USD", taxCurrencyCode: l.currency, taxTotalInAccountingCurrency: Math.round(t.totalTaxAmount * 92) / 100, lines, ...t };
     },
   },
   {
@@ -246,7 +247,7 @@ export const SCENARIOS: Scenario[] = [
     build: (l) => {
       const parts = [line("Laptop", 1, 900, "S", l.rates[0]), line("Docking station", 1, 150, "S", l.rates[0])];
       const lines = [line("Workstation bundle", 1, 1050, "S", l.rates[0], { subLines: parts }), line("Setup service", 2, 60, "S", l.rates[0], { unitCode: "HUR" })];
-      return { ...base(l, "INV-2025-007"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }]) };
+      return { ...baseInvoice(l, "INV-2025-007"), lines, ...totals(lines, [{ vatCategoryCode: "S", vatRate: l.rates[0] }]) };
     },
   },
   {
@@ -254,7 +255,7 @@ export const SCENARIOS: Scenario[] = [
     build: (l) => {
       const lines = [line("Industrial pump", 2, 1800, "K", 0)];
       return {
-        ...base(l, "INV-2025-008"),
+        ...baseInvoice(l, "INV-2025-008"),
         buyer: l.euBuyer,
         delivery: { date: "2025-03-10", address: l.euBuyer.address },
         lines,
@@ -267,7 +268,7 @@ export const SCENARIOS: Scenario[] = [
     build: (l) => {
       const lines = [line("Spare parts", 50, 12.4, "G", 0)];
       return {
-        ...base(l, "INV-2025-009"),
+        ...baseInvoice(l, "INV-2025-009"),
         buyer: l.foreignBuyer,
         lines,
         ...totals(lines, [{ vatCategoryCode: "G", vatRate: 0, exemptionReason: "Export outside the EU", exemptionReasonCode: "VATEX-EU-G" }]),

@@ -78,3 +78,26 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
 }
+
+/** Saxon-HE's cost per document: the batch time less one JVM start and stylesheet compile (a one-document run). */
+export async function saxonPerDocumentMs(xslt: string, report: DifferentialReport, oneDocument: string): Promise<number> {
+  const started = performance.now();
+  await runSaxonHe(xslt, [oneDocument]);
+  const fixed = performance.now() - started;
+  return Math.max(0, report.saxonTotalMs - fixed) / Math.max(1, report.documents - 1);
+}
+
+export function describeReport(label: string, report: DifferentialReport): string {
+  const sorted = [...report.nativeMs].sort((a, b) => a - b);
+  const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
+  const classes = new Map<string, number>();
+  for (const difference of report.differences) {
+    const key = [...difference.native, ...difference.reference].map((line) => line.split(" ")[0]).sort().join(",");
+    classes.set(key, (classes.get(key) ?? 0) + 1);
+  }
+  return (
+    `${label}: ${report.documents} documents, ${report.identical} identical, ${report.bothStopped} stopped with the same error on both, ` +
+    `${report.differences.length} differing${classes.size ? ` (${[...classes].map(([key, n]) => `${key}: ${n}`).join("; ")})` : ""}; ` +
+    `native median ${median(report.nativeMs).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`
+  );
+}

@@ -9,17 +9,21 @@ import { runSaxonHe } from "../support/saxon-he.ts";
 /** An expression's outcome: its items' string values joined by "|", or "error <code>". */
 export type Outcome = string;
 
-/** Evaluates every expression with `document`'s root as context, namespaces bound as given. */
+/**
+ * Evaluates every expression with `document`'s root as context, namespaces bound as given;
+ * `declarations` (e.g. `xsl:function` elements) are placed at the top level of the stylesheet.
+ */
 export async function saxonEvaluate(
   expressions: string[],
   document: string,
   namespaces: Record<string, string> = {},
+  declarations: string[] = [],
 ): Promise<Outcome[]> {
   const work = mkdtempSync(join(tmpdir(), "native-eval-"));
   try {
     const xsl = join(work, "eval.xsl");
     const doc = join(work, "doc.xml");
-    const declarations = Object.entries(namespaces)
+    const bindings = Object.entries(namespaces)
       .map(([prefix, uri]) => ` xmlns:${prefix}="${escape(uri)}"`)
       .join("");
     const bodies = expressions.map(
@@ -29,8 +33,8 @@ export async function saxonEvaluate(
     );
     writeFileSync(
       xsl,
-      `<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:err="http://www.w3.org/2005/xqt-errors"${declarations}>` +
-        `<xsl:output method="text"/><xsl:template match="/">${bodies.join("\n")}</xsl:template></xsl:stylesheet>`,
+      `<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:err="http://www.w3.org/2005/xqt-errors"${bindings}>` +
+        `<xsl:output method="text"/>${declarations.join("\n")}<xsl:template match="/">${bodies.join("\n")}</xsl:template></xsl:stylesheet>`,
     );
     writeFileSync(doc, document);
     const result = (await runSaxonHe(xsl, [doc])).get(doc)!;

@@ -3,7 +3,7 @@
 // fixtures' parties so the XML generates for every Factur-X level.
 
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
-import { LOCALES, type Locale } from "../generate/fixtures.ts";
+import { baseInvoice, LOCALES, type Locale } from "../generate/fixtures.ts";
 
 type Line = InvoiceInput["lines"][number];
 
@@ -17,19 +17,10 @@ function invoice(locale: Locale, number: string, lines: Line[], extra: Partial<I
   const rate = locale.rates[0];
   const net = lines.reduce((s, l) => s + cents(l.lineTotal), 0);
   const tax = Math.round((net * rate) / 100);
+  const base = baseInvoice(locale, number);
   return {
-    number,
-    issueDate: "2025-03-14",
-    dueDate: "2025-04-13",
-    currencyCode: locale.currency,
-    buyerReference: "04011000-12345-34",
-    orderReference: "PO-2025-0042",
-    note: "Thank you for your order.",
-    seller: locale.seller,
-    buyer: locale.buyer,
-    paymentMeans: { typeCode: "58", iban: locale.iban, bic: "COBADEFFXXX", accountName: locale.seller.name, remittanceInformation: number },
-    paymentTerms: "Payable within 30 days",
-    delivery: { date: "2025-03-10" },
+    ...base,
+    paymentMeans: { ...base.paymentMeans!, bic: "COBADEFFXXX" },
     lines,
     taxSummary: [{ vatCategoryCode: "S", vatRate: rate, taxableAmount: net / 100, taxAmount: tax / 100 }],
     totalNetAmount: net / 100,

@@ -3,7 +3,7 @@
  * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
  * which is the order positional predicates count in.
  */
-import { Kind, XNode, type XDocument } from "../document.ts";
+import { Kind, treeOf, XNode, type XDocument } from "../document.ts";
 import type { Axis, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 
@@ -63,7 +63,7 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
       if (axis === "descendant-or-self" && test.matches(node)) out.push(node);
       if (test.name) {
         // The index slice is shared, never mutated by callers: sequences are treated as immutable.
-        const named = namedDescendants(node, test.name.ns, test.name.local, document);
+        const named = namedDescendants(node, test.name.ns, test.name.local, treeOf(node, document));
         return out.length ? out.concat(named) : (named as XNode[]);
       }
       walkDescendants(node, test, out);
@@ -80,6 +80,7 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
     }
     case "following": {
       // Everything after this node's subtree, attributes excluded.
+      document = treeOf(node, document);
       const start = (node.kind === Kind.Attribute ? node.parent! : node).end + 1;
       for (let i = start; i < document.nodes.length; i++) {
         const candidate = document.nodes[i];
@@ -89,6 +90,7 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
     }
     case "preceding": {
       // Everything before this node that is not an ancestor, attributes excluded; nearest first.
+      document = treeOf(node, document);
       const self = node.kind === Kind.Attribute ? node.parent! : node;
       for (let i = self.order - 1; i >= 0; i--) {
         const candidate = document.nodes[i];
@@ -109,6 +111,7 @@ function walkDescendants(node: XNode, test: CompiledTest, out: XNode[]): void {
 
 /** Attributes named by `test` on `node` and every element below it: `//@name`, from the per-name attribute index. */
 export function descendantAttributes(node: XNode, test: CompiledTest, document: XDocument): XNode[] {
+  document = treeOf(node, document);
   if (!test.name) {
     const out: XNode[] = [];
     for (let i = node.order; i <= node.end; i++) {

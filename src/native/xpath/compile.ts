@@ -8,7 +8,7 @@ import type { Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, typeName, Untyped } from "./atomic.ts";
 import { axisNodes, compileTest, descendantAttributes, documentOrder, REVERSE_AXES, type CompiledTest } from "./axes.ts";
-import { readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
+import { functionKey, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
 import { BUILT_INS, documentNode } from "./functions.ts";
@@ -142,7 +142,7 @@ function instanceOf(item: Item, type: string): boolean {
 function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   const name = rawName.startsWith("fn:") ? rawName.slice(3) : rawName;
   const builtIn = BUILT_INS[name];
-  if (!builtIn) fail("XPST0017", `function ${rawName}() is not supported`);
+  if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
   const compiled = args.map((arg) => compile(arg, scope));
   switch (compiled.length) {
@@ -157,6 +157,17 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   }
 }
 const EMPTY_ARGS: Sequence[] = [];
+
+/** A call of a stylesheet function (`prefix:local(...)`), bound at compile time by expanded name and arity. */
+function compileFunctionCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
+  const colon = rawName.indexOf(":");
+  if (colon < 0) fail("XPST0017", `function ${rawName}() is not supported`);
+  const uri = scope.namespace(rawName.slice(0, colon));
+  const target = scope.functions.get(functionKey(uri, rawName.slice(colon + 1), args.length));
+  if (!target) fail("XPST0017", `function ${rawName}#${args.length}() is not declared or not supported`);
+  const compiled = args.map((arg) => compile(arg, scope));
+  return (focus, runtime) => target.call(compiled.map((arg) => arg(focus, runtime)), runtime);
+}
 
 function compileBinary(op: string, left: Evaluate, right: Evaluate): Evaluate {
   switch (op) {

@@ -34,6 +34,16 @@ export interface Runtime {
 
 export type Evaluate = (focus: Focus, runtime: Runtime) => Sequence;
 
+/** A function callable from XPath by its expanded name and arity (an `xsl:function`, compiled natively). */
+export interface StylesheetFunction {
+  readonly name: string;
+  call(args: Sequence[], runtime: Runtime): Sequence;
+}
+
+export function functionKey(uri: string, local: string, arity: number): string {
+  return `{${uri}}${local}#${arity}`;
+}
+
 export function readSlot(frame: Frame, slot: number): Sequence {
   const value = frame[slot];
   if (value instanceof Lazy) return (frame[slot] = value.force());
@@ -52,6 +62,8 @@ export class Scope {
   constructor(
     readonly namespaces: ReadonlyMap<string, string>,
     private readonly globals: ReadonlyMap<string, number>,
+    /** Stylesheet functions (`xsl:function`) by `{uri}local#arity`. */
+    readonly functions: ReadonlyMap<string, StylesheetFunction> = new Map(),
   ) {}
 
   declare(name: string): number {
