@@ -9,23 +9,12 @@ import { readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
-import { corpusRows, RULESETS, sample, sharedUnavailable } from "../schematron/corpus.ts";
+import { CEN_BINDINGS, corpusRows, RULESETS, sample, sharedUnavailable } from "../schematron/corpus.ts";
 import { describeReport, differential, saxonPerDocumentMs } from "./differential.ts";
 
 const skip = sharedUnavailable() ?? saxonHeUnavailable();
 
-const bindings = [
-  {
-    syntax: "ubl",
-    sch: "en16931_ubl_schematron/1.3.16/ubl/schematron/EN16931-UBL-validation.sch",
-    xslt: "en16931_ubl_schematron/1.3.16/ubl/xslt/EN16931-UBL-validation.xslt",
-  },
-  {
-    syntax: "cii",
-    sch: "en16931_cii_schematron/1.3.16/cii/schematron/EN16931-CII-validation.sch",
-    xslt: "en16931_cii_schematron/1.3.16/cii/xslt/EN16931-CII-validation.xslt",
-  },
-];
+const bindings = CEN_BINDINGS;
 
 describe.skipIf(skip !== null)("native engine agrees with the CEN-published XSLT on Saxon-HE", () => {
   for (const binding of bindings) {

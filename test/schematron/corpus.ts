@@ -34,3 +34,17 @@ export function sample<T>(items: T[], limit: number): T[] {
   const step = items.length / limit;
   return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)]);
 }
+
+/** The CEN EN 16931 rules as Schematron source and as the XSLT CEN publishes, per syntax. */
+export const CEN_BINDINGS = [
+  {
+    syntax: "ubl",
+    sch: "en16931_ubl_schematron/1.3.16/ubl/schematron/EN16931-UBL-validation.sch",
+    xslt: "en16931_ubl_schematron/1.3.16/ubl/xslt/EN16931-UBL-validation.xslt",
+  },
+  {
+    syntax: "cii",
+    sch: "en16931_cii_schematron/1.3.16/cii/schematron/EN16931-CII-validation.sch",
+    xslt: "en16931_cii_schematron/1.3.16/cii/xslt/EN16931-CII-validation.xslt",
+  },
+] as const;
