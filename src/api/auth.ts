@@ -3,6 +3,12 @@ import { ApiError } from "./errors";
 import type { Caller } from "./route";
 import type { Db } from "../db/connection";
 
+/** The mode a request claims by its key's prefix, before the key is checked; no key reads as live. */
+export function claimedLivemode(request: Request): boolean {
+  const sent = request.headers.get("x-api-key") ?? request.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
+  return !sent.trim().startsWith("svc_test_");
+}
+
 /** The key from `Authorization: Bearer` or `X-API-Key`; two different keys are ambiguous. */
 export function presentedKey(request: Request): string | null {
   const authorization = request.headers.get("authorization");

@@ -1,7 +1,7 @@
 import type { Deps } from "./deps";
 import type { RequestContext, RouteDef } from "./route";
 import { ApiError, notFound } from "./errors";
-import { authenticateRequest } from "./auth";
+import { authenticateRequest, claimedLivemode } from "./auth";
 import { limitAnonymous, limitCaller } from "./rate-limits";
 import { checkContentType, parseJsonBody, readCappedBody } from "./body";
 import { checkSchema } from "./schema-check";
@@ -14,12 +14,6 @@ const SUBTYPES: Record<string, ThrottleSubtype> = {
   QUOTA_EXCEEDED: "quota_exhausted",
   ACCOUNT_THROTTLED: "abuse_throttle_hit",
 };
-
-/** The key's prefix decides the mode even before the key is checked; no key reads as live. */
-function livemodeOf(request: Request): boolean {
-  const sent = request.headers.get("x-api-key") ?? request.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
-  return !sent.trim().startsWith("svc_test_");
-}
 
 async function readInput(route: RouteDef, ctx: RequestContext): Promise<{ body: unknown; query: unknown }> {
   const query = route.query ? checkSchema(route.query, Object.fromEntries(ctx.url.searchParams), "query") : undefined;
@@ -84,7 +78,7 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
   ctx.headers.forEach((value, name) => response.headers.set(name, value));
   response.headers.set("x-request-id", ctx.requestId);
   if (isApi) {
-    response.headers.set("x-service-livemode", String(ctx.caller ? ctx.caller.livemode : livemodeOf(request)));
+    response.headers.set("x-service-livemode", String(ctx.caller ? ctx.caller.livemode : claimedLivemode(request)));
     if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
   }
   applyStandardHeaders(response.headers);

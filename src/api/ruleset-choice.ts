@@ -3,6 +3,7 @@ import type { RequestContext } from "./route";
 import { checkPins, MalformedRulesetHeader, PinNotServed, rulesetRequest } from "../rulesets/selection";
 import type { ValidateRequest } from "../validation/validate";
 import type { Channel } from "../rulesets/selection";
+import { versions as pinnedVersions } from "../rulesets/pins";
 
 /**
  * The ruleset versions a request asks for: `Service-Ruleset` (validate only) over the organization's
@@ -13,7 +14,9 @@ export function rulesetChoice(ctx: RequestContext, header: string | null): NonNu
   try {
     const request = rulesetRequest(header, ctx.caller!.org.rulesetChannel as Channel);
     checkPins(ctx.deps.lifecycle, request, day);
-    return { request, day, versions: [...ctx.deps.lifecycle.facts] };
+    // The pinned table is built once in each worker; only a substituted one (tests) travels along.
+    const substituted = ctx.deps.lifecycle.facts !== pinnedVersions;
+    return { request, day, ...(substituted ? { versions: [...ctx.deps.lifecycle.facts] } : {}) };
   } catch (error) {
     if (error instanceof MalformedRulesetHeader) throw badRequest(error.message);
     if (error instanceof PinNotServed) throw new ApiError(422, "VALIDATION_ERROR", error.message);

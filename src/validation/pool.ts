@@ -1,14 +1,19 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { ValidateOutcome, ValidateRequest } from "./validate";
 import type { WorkerReply, WorkerRequest } from "./worker";
+import { PIPELINES } from "./pipelines";
+import { RulesetLifecycle } from "../rulesets/lifecycle";
 
-/** The stylesheets most requests need, loaded when a worker starts so the first document is not slow. */
-export const WARM_ENTRIES = [
-  "en16931_ubl_schematron/1.3.16/ubl/xslt/EN16931-UBL-validation.xslt",
-  "en16931_cii_schematron/1.3.16/cii/xslt/EN16931-CII-validation.xslt",
-  "xrechnung_schematron/2.5.0/schematron/ubl/XRechnung-UBL-validation.xsl",
-  "xrechnung_schematron/2.5.0/schematron/cii/XRechnung-CII-validation.xsl",
-];
+/**
+ * The rule files most requests need (EN 16931 and XRechnung, both syntaxes, at today's versions),
+ * loaded when a worker starts so the first document is not slow. Derived from the pipeline table,
+ * so a new release is warmed without touching this file.
+ */
+export function warmEntries(day = new Date().toISOString().slice(0, 10)): string[] {
+  const lifecycle = new RulesetLifecycle();
+  const layers = ["ubl:xrechnung", "cii:xrechnung"].flatMap((id) => PIPELINES[id].rules);
+  return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
+}
 
 interface Slot {
   worker: Worker;
@@ -30,7 +35,7 @@ export class ValidationPool {
 
   constructor(
     readonly size: number,
-    private readonly warm: string[] = WARM_ENTRIES,
+    private readonly warm: string[] = warmEntries(),
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }

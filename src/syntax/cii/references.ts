@@ -2,7 +2,7 @@
 // reference (BT-11..BT-19), preceding invoices (BG-3) and supporting documents (BG-24). The
 // `ram:AdditionalReferencedDocument` list holds three terms told apart by its type code.
 
-import type { Identifier, PrecedingInvoiceReference, SupportingDocument } from "../../model/index.ts";
+import type { Identifier, Invoice, SupportingDocument } from "../../model/index.ts";
 import { identifier } from "../values.ts";
 import { attrOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
@@ -16,19 +16,21 @@ const ADDITIONAL = { tender: "50", invoicedObject: "130", supporting: "916" } as
 /** CII requires a project name; EN 16931 has none, so this placeholder is the binding's convention. */
 const PROJECT_NAME = "Project reference";
 
-export interface ReferenceTerms {
-  projectReference?: string;
-  contractReference?: string;
-  purchaseOrderReference?: string;
-  salesOrderReference?: string;
-  receivingAdviceReference?: string;
-  despatchAdviceReference?: string;
-  tenderOrLotReference?: string;
-  invoicedObjectId?: Identifier;
-  buyerAccountingReference?: string;
-  precedingInvoices: PrecedingInvoiceReference[];
-  supportingDocuments: SupportingDocument[];
-}
+/** The model's reference terms, as one CII block reads and writes them. */
+export type ReferenceTerms = Pick<
+  Invoice,
+  | "projectReference"
+  | "contractReference"
+  | "purchaseOrderReference"
+  | "salesOrderReference"
+  | "receivingAdviceReference"
+  | "despatchAdviceReference"
+  | "tenderOrLotReference"
+  | "invoicedObjectId"
+  | "buyerAccountingReference"
+  | "precedingInvoices"
+  | "supportingDocuments"
+>;
 
 const issuerId = (parent: Element | undefined, path: string) => cii.text(parent, `${path}/ram:IssuerAssignedID`);
 
