@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
-import { CORPUS_DIR, hasCorpus, RULESETS_DIR } from "../support/detect-corpus";
+import { CORPUS_DIR, hasCorpus, RULESETS_DIR } from "../support/corpus";
 import { rulesetSha256 } from "../../src/rulesets/seal";
 import { setRulesetChannel } from "../../src/accounts/orgs";
 import { RulesetLifecycle } from "../../src/rulesets/lifecycle";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
-import { CORPUS_DIR, hasCorpus } from "../support/detect-corpus";
+import { CORPUS_DIR, hasCorpus } from "../support/corpus";
 import { quotaStatus } from "../../src/accounts/quota";
 import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
 import { EngineUnavailable } from "../../src/engine/admission";

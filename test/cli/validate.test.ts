@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
-import { CORPUS_DIR, hasCorpus } from "../support/detect-corpus";
+import { CORPUS_DIR, hasCorpus } from "../support/corpus";
 
 // The offline CLI runs as a process, as users run it: exit codes and stdout are the contract.
 // Each run loads the ruleset bundle and its stylesheets afresh, hence the generous timeouts.

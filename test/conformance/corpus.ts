@@ -4,19 +4,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PIPELINES } from "../../src/validation/pipelines";
+import type { CorpusRow } from "../support/corpus";
 
 export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
 
-export interface CorpusRow {
-  path: string;
-  source: string;
-  syntax: string;
-  profile: string;
-  expectedValid: boolean | null;
-  expectedRuleIds: string[];
-  expectedWarningRuleIds: string[];
-  expectedAbsentRuleIds: string[];
-}
+export type { CorpusRow };
 
 export function corpusUnavailable(): string | null {
   return existsSync(join(CORPUS, "expected.json")) ? null : `no corpus at ${CORPUS}`;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AFRelationship, PDFDocument } from "pdf-lib";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { corpusFile, corpusRows, hasCorpus } from "../support/detect-corpus.ts";
+import { corpusFile, corpusRows, hasCorpus } from "../support/corpus.ts";
 
 const INVOICE = new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`);
 

@@ -4,7 +4,7 @@ import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { FACTURX_XMP_NAMESPACE, HYBRID_RULES, ZUGFERD2_XMP_NAMESPACE, hybridFindings, readXmp } from "../../src/pdf/hybrid-checks.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import type { ValidationFinding } from "../../src/validation/result.ts";
-import { corpusFile, corpusRows, hasCorpus } from "../support/detect-corpus.ts";
+import { corpusFile, corpusRows, hasCorpus } from "../support/corpus.ts";
 
 // The checks never read the XML itself: any bytes do as the invoice.
 const XML = new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`);

@@ -6,7 +6,7 @@ import { openStore } from "../../src/db/connection";
 import { driftCheckedAt, latestChecks, runDriftCheck, checkHistory } from "../../src/rulesets/drift";
 import { pinReader } from "../../src/rulesets/sync";
 import { pins } from "../../src/rulesets/pins";
-import { hasRulesets, RULESETS_DIR } from "../support/detect-corpus";
+import { hasRulesets, RULESETS_DIR } from "../support/corpus";
 
 const dir = mkdtempSync(join(tmpdir(), "drift-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

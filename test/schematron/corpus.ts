@@ -2,6 +2,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { CorpusRow } from "../support/corpus";
 
 export const SHARED = resolve(import.meta.dir, "../../../shared");
 export const RULESETS = join(SHARED, "rulesets");
@@ -12,15 +13,7 @@ export function sharedUnavailable(): string | null {
   return existsSync(join(CORPUS, "expected.json")) ? null : `no corpus at ${CORPUS}`;
 }
 
-export interface CorpusRow {
-  path: string;
-  syntax: string;
-  profile: string;
-  expectedValid: boolean | null;
-  expectedRuleIds: string[];
-  expectedWarningRuleIds: string[];
-  expectedAbsentRuleIds: string[];
-}
+export type { CorpusRow };
 
 /** Corpus rows matching `keep`, with `path` made absolute, in the file's (stable) order. */
 export function corpusRows(keep: (row: CorpusRow) => boolean): CorpusRow[] {

@@ -12,7 +12,7 @@ import { FACTURX_PROFILES, targetFacts, targetLabel, targetOf, type CiiTarget } 
 import { readCii } from "../../src/syntax/cii/read.ts";
 import { writeCii } from "../../src/syntax/cii/write.ts";
 import { createXsdEngine } from "../../src/validation/xsd.ts";
-import { corpusFile, corpusRows, hasCorpus, hasRulesets, rulesetFile } from "../support/detect-corpus.ts";
+import { corpusFile, corpusRows, hasCorpus, hasRulesets, rulesetFile } from "../support/corpus.ts";
 
 const CII_ROOT = /<([\w-]+:)?CrossIndustryInvoice[\s>]/;
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { generate } from "../../src/syntax/cii/schemas.gen.ts";
 import { CiiReadError, readCii } from "../../src/syntax/cii/read.ts";
-import { hasRulesets, RULESETS_DIR } from "../support/detect-corpus.ts";
+import { hasRulesets, RULESETS_DIR } from "../support/corpus.ts";
 
 describe.skipIf(!hasRulesets)("CII schema tables", () => {
   test("schemas.ts is what the pinned XSDs generate", () => {

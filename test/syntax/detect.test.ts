@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { detect, profileRuleFor, type Detection } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { corpusFile, corpusRows, hasCorpus, type CorpusRow } from "../support/detect-corpus.ts";
+import { corpusFile, corpusRows, hasCorpus, type CorpusRow } from "../support/corpus.ts";
 
 const ubl = (customizationId: string, root = "Invoice") =>
   `<?xml version="1.0"?><${root} xmlns="urn:oasis:names:specification:ubl:schema:xsd:${root}-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:CustomizationID>${customizationId}</cbc:CustomizationID></${root}>`;

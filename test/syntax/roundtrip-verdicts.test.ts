@@ -14,7 +14,7 @@ import { readCii } from "../../src/syntax/cii/read";
 import { writeCii } from "../../src/syntax/cii/write";
 import { targetOf } from "../../src/syntax/cii/profiles";
 import { extractInvoiceXml } from "../../src/pdf/attachments";
-import { corpusFile, corpusRows, hasCorpus } from "../support/detect-corpus";
+import { corpusFile, corpusRows, hasCorpus } from "../support/corpus";
 
 let engine: Engine;
 beforeAll(() => {

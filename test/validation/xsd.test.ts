@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createXsdEngine, xsdSchemaFor, XSD_SCHEMAS, type XsdSchemaId } from "../../src/validation/xsd.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { corpusFile, corpusRows, hasCorpus, hasRulesets, RULESETS_DIR, rulesetFile } from "../support/detect-corpus.ts";
+import { corpusFile, corpusRows, hasCorpus, hasRulesets, RULESETS_DIR, rulesetFile } from "../support/corpus.ts";
 
 interface Pin { key: string; version: string; path: string; role: string }
 const pins = JSON.parse(readFileSync(new URL("../../rulesets/pins.json", import.meta.url), "utf8")) as Pin[];

@@ -10,12 +10,17 @@ export const RULESETS_DIR = `${SHARED_DIR}rulesets/`;
 export const hasCorpus = existsSync(`${CORPUS_DIR}expected.json`);
 export const hasRulesets = existsSync(`${RULESETS_DIR}manifest.json`);
 
+/** One row of expected.json (its README describes the fields). */
 export interface CorpusRow {
   path: string;
+  source: string;
   syntax: "ubl" | "cii" | "fatturapa" | "facturae" | "sdi_messaggio" | "pdf";
   documentType: string;
   profile: string;
   expectedValid: boolean | null;
+  expectedRuleIds: string[];
+  expectedWarningRuleIds: string[];
+  expectedAbsentRuleIds: string[];
   note: string;
   specId?: string | null;
 }
