@@ -1,6 +1,8 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { ValidateOutcome, ValidateRequest } from "./validate";
 import type { WorkerReply, WorkerRequest } from "./worker";
+import type { GeneratedXml } from "../generate/generate";
+import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import { PIPELINES } from "./pipelines";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 
@@ -46,13 +48,21 @@ export class ValidationPool {
   }
 
   async validate(request: ValidateRequest, signal: AbortSignal): Promise<ValidateOutcome> {
+    return (await this.run({ id: this.nextId++, kind: "validate", request }, signal)) as ValidateOutcome;
+  }
+
+  async renderPdf(generated: GeneratedXml, pdfKind: PdfKind, request: PdfRequest, signal: AbortSignal): Promise<Uint8Array> {
+    return (await this.run({ id: this.nextId++, kind: "pdf", generated, pdfKind, request }, signal)) as Uint8Array;
+  }
+
+  private async run(message: WorkerRequest, signal: AbortSignal): Promise<unknown> {
     const slot = this.slots.find((s) => !s.busy);
     if (!slot) throw new EngineUnavailable("no validation worker is free", false, 1);
     slot.busy = true;
     const onAbort = () => this.replace(slot, new EngineUnavailable("the validation worker was stopped at the request deadline", true, 1));
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      return (await this.send(slot, { id: this.nextId++, kind: "validate", request })) as ValidateOutcome;
+      return await this.send(slot, message);
     } finally {
       signal.removeEventListener("abort", onAbort);
       slot.busy = false;

@@ -2,12 +2,17 @@
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "./engine";
 import { validateDocument, type ValidateRequest } from "./validate";
+import type { GeneratedXml } from "../generate/generate";
+import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 
 /**
- * A validation worker: holds its own compiled schemas and stylesheets and judges one document at
- * a time, off the thread that answers HTTP.
+ * An engine worker: holds its own compiled schemas and stylesheets and judges one document at a
+ * time, or draws one PDF, off the thread that answers HTTP.
  */
-export type WorkerRequest = { id: number; kind: "validate"; request: ValidateRequest } | { id: number; kind: "warm"; entries: string[] };
+export type WorkerRequest =
+  | { id: number; kind: "validate"; request: ValidateRequest }
+  | { id: number; kind: "pdf"; generated: GeneratedXml; pdfKind: PdfKind; request: PdfRequest }
+  | { id: number; kind: "warm"; entries: string[] };
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 declare const self: Worker;
@@ -20,6 +25,10 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       for (const entry of message.entries) if (engine.schematron.has(entry)) engine.schematron.warm(entry);
       engine.xsd.warm();
       self.postMessage({ id: message.id, ok: true, value: null } satisfies WorkerReply);
+    } else if (message.kind === "pdf") {
+      // pdf-lib and the fonts load only in workers that draw a PDF.
+      const { renderPdfOutput } = await import("../generate/pdf-output");
+      self.postMessage({ id: message.id, ok: true, value: await renderPdfOutput(message.generated, message.pdfKind, message.request) } satisfies WorkerReply);
     } else {
       const outcome = await validateDocument(engine, message.request);
       self.postMessage({ id: message.id, ok: true, value: outcome } satisfies WorkerReply);

@@ -10,10 +10,9 @@ import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
-import { checkPdfRequest, renderPdfOutput, type PdfKind } from "../../generate/pdf-output";
+import { checkPdfRequest, type PdfKind } from "../../generate/pdf-output";
 import { findTemplate, usableDefinition } from "../../templates/store";
 import type { TemplateDefinitionInput } from "../../templates/definition";
-import { TemplateUnusable } from "../../pdf/logo";
 import type { RequestContext } from "../route";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
@@ -39,16 +38,6 @@ async function pdfChoice(ctx: RequestContext, body: GenerateRequestInput): Promi
   }
   const template = design || body.template ? "standard" : undefined;
   return { kind: await carryDomainErrors(() => checkPdfRequest(body.standard, template !== undefined)), template, design };
-}
-
-/** A design that passed its checks but still cannot be drawn is the stored template's fault: 422. */
-async function renderPdf(generated: GeneratedXml, pdf: Awaited<ReturnType<typeof pdfChoice>>, livemode: boolean, now: Date): Promise<Uint8Array> {
-  try {
-    return await renderPdfOutput(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now });
-  } catch (error) {
-    if (error instanceof TemplateUnusable) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template cannot be used: ${error.message}`, { problems: [error.message] });
-    throw error;
-  }
 }
 
 function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
@@ -91,7 +80,8 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     const pdf = body.output === "pdf" ? await pdfChoice(ctx, body) : undefined;
     const generated = await carryDomainErrors(() => generateXml(body, { livemode }));
     const { output, result } = await metered(ctx, async (signal) => {
-      const file = pdf ? await renderPdf(generated, pdf, livemode, ctx.deps.clock()) : generated.bytes;
+      // Drawing a long invoice takes a while: it happens in an engine worker, not on the HTTP thread.
+      const file = pdf ? await ctx.deps.validation().renderPdf(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now: ctx.deps.clock() }, signal) : generated.bytes;
       if (body.verify === false) return { output: file, result: unverified(generated) };
       // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
       const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
