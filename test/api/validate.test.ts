@@ -92,6 +92,22 @@ describe.skipIf(!hasCorpus)("POST /v1/validate", () => {
   }, 60_000);
 });
 
+describe.skipIf(!hasCorpus)("format hint", () => {
+  test("a matching hint judges as detected; a hint outside the enum is a 400 with details.fields", async () => {
+    const hinted = await envelope(await validate(corpus(XRECHNUNG_UBL), "application/xml", "?format=ubl"));
+    expect(hinted.data).toMatchObject({ valid: true, format: "ubl", profileDetected: "xrechnung" });
+    const bad = await validate(corpus(XRECHNUNG_UBL), "application/xml", "?format=json");
+    expect(bad.status).toBe(400);
+    expect((await envelope(bad)).error.details.fields).toContainEqual(expect.objectContaining({ path: "/format", keyword: "anyOf" }));
+  }, 60_000);
+
+  test("a hint naming another syntax is honoured: the document is not judged as what it is not", async () => {
+    const { data } = await envelope(await validate(corpus(XRECHNUNG_UBL), "application/xml", "?format=fatturapa"));
+    expect(data.valid).toBe(false);
+    expect(data.format).toBe("fatturapa");
+  }, 60_000);
+});
+
 describe("POST /v1/validate: what is not an invoice", () => {
   test("a document in no recognised syntax is a 200 with one fatal UNSUPPORTED_FORMAT finding", async () => {
     const res = await validate("<note><to>someone</to></note>");
