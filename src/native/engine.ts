@@ -12,7 +12,7 @@
 import type { Check, Let, MessagePart, Schema } from "../schematron/model.ts";
 import type { Finding } from "../validation/svrl.ts";
 import { Kind, nameKey, XNode, type XDocument } from "./document.ts";
-import { Locator, normalizeMessage, valueOf } from "./location.ts";
+import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type LocationStyle } from "./location.ts";
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";
 import { readXml } from "./xml-reader.ts";
 import { compileFunctions } from "./xslt-function.ts";
@@ -53,11 +53,21 @@ interface CompiledGlobal {
 export interface Plan {
   globals: CompiledGlobal[];
   patterns: CompiledPattern[];
+  locations: LocationStyle;
+}
+
+export interface CompileOptions {
+  /**
+   * The documents `document(href)` may open (the code lists shipped beside a stylesheet), by the
+   * href as written, resolved against the stylesheet. Anything else is an error: rules never reach
+   * the file system or the network.
+   */
+  documents?: (href: string) => XDocument | undefined;
 }
 
 const SELF = "self::node()";
 
-export function compileSchema(schema: Schema): Plan {
+export function compileSchema(schema: Schema, options: CompileOptions = {}): Plan {
   const namespaces = new Map(schema.namespaces.map(({ prefix, uri }) => [prefix, uri]));
   // Saxon binds xs even where the schema does not declare it.
   if (!namespaces.has("xs")) namespaces.set("xs", "http://www.w3.org/2001/XMLSchema");
@@ -85,7 +95,7 @@ export function compileSchema(schema: Schema): Plan {
     for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
     return { rules, byKey, keys };
   });
-  return { globals, patterns };
+  return { globals, patterns, locations: schema.locations ?? "skeleton" };
 }
 
 function letValue(let_: Let): string {
@@ -123,7 +133,7 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument): Findi
   const globals: Frame = plan.globals.map(
     ({ value }) => new Lazy(() => value({ item: document.node, position: 1, size: 1 }, { document, globals, locals: [] })),
   );
-  const locator = new Locator();
+  const locator = locatorFor(plan.locations);
   const findings: Finding[] = [];
   const matching: Runtime = { document, globals, locals: [] };
   for (const pattern of plan.patterns) {
@@ -135,7 +145,7 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument): Findi
   return findings;
 }
 
-function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Locator, findings: Finding[]): void {
+function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: FindingLocator, findings: Finding[]): void {
   const focus = { item: node, position: 1, size: 1 };
   for (const item of rule.items) {
     if ("let" in item) {

@@ -8,8 +8,24 @@ import { Kind, XNode } from "./document.ts";
 import { fail } from "./xpath/errors.ts";
 import { itemString, type Sequence } from "./xpath/values.ts";
 
+export type LocationStyle = "skeleton" | "schxslt";
+
+/** Writes the `location` of a finding from its subject nodes, in one generator's form. */
+export interface FindingLocator {
+  locate(subject: Sequence): string;
+}
+
+export function locatorFor(style: LocationStyle): FindingLocator {
+  switch (style) {
+    case "skeleton":
+      return new Locator();
+    case "schxslt":
+      return fail("XTSE0010", "SchXslt locations are not supported natively yet");
+  }
+}
+
 /** Paths of elements already located in this document run. */
-export class Locator {
+export class Locator implements FindingLocator {
   private readonly paths = new Map<XNode, string>();
 
   /** What `<xsl:apply-templates select="SUBJECT" mode="schematron-select-full-path"/>` writes. */

@@ -114,4 +114,10 @@ export interface Schema {
   xslt: XsltDeclaration[];
   /** In document order, which is also the order of `svrl:active-pattern` in the output. */
   patterns: Pattern[];
+  /**
+   * How the stylesheet this model stands for writes a finding's `location`: the ISO skeleton's
+   * `/*:Invoice[namespace-uri()='…'][1]` form (default; also what our emitter writes) or SchXslt's.
+   * Set by the native engine's readers of published XSLT, never by the `.sch` front end.
+   */
+  locations?: "skeleton" | "schxslt";
 }
