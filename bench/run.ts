@@ -139,32 +139,47 @@ if (hasCorpus) {
   }
 }
 
-// 4. In-process SaxonJS timings: each profile document, then synthetic many-line invoices.
+// 4. In-process timings on the native engine and on SaxonJS: each profile document, then
+// synthetic many-line invoices. SaxonJS on the largest document can take minutes: bounded.
 interface TimedRow {
   name: string;
   xml: string;
-  figure: TimedFigure;
+  native: TimedFigure;
+  saxonjs: TimedFigure;
   saxonRuns: number;
 }
 const timed: TimedRow[] = [];
 if (hasCorpus) {
   for (const [i, document] of PROFILE_DOCUMENTS.entries()) {
     const xml = join(dir, `profile-${i}.xml`);
-    timed.push({ name: document.name, xml, figure: await timeInProcess({ file: document.file, warmups: 2, runs: 5, dumpXml: xml }, 120), saxonRuns: 20 });
+    const job = { file: document.file, warmups: 2, runs: 5, dumpXml: xml };
+    timed.push({
+      name: document.name,
+      xml,
+      native: await timeInProcess({ ...job, engine: "native", runs: 50 }, 120),
+      saxonjs: await timeInProcess({ ...job, engine: "saxonjs" }, 120),
+      saxonRuns: 20,
+    });
   }
   const source = readFileSync(LINES_SOURCE, "utf8");
   for (const [count, runs, bound] of [[100, 3, 120], [1000, 1, 180], [5000, 1, LINES_BOUND_S]]) {
     const xml = join(dir, `lines-${count}.xml`);
     writeFileSync(xml, multiplyLines(source, count));
     // Small enough documents warm up on themselves; the large ones on their one-page source.
-    const figure = await timeInProcess({ file: xml, warmWith: count > 100 ? LINES_SOURCE : undefined, warmups: 1, runs }, bound);
-    timed.push({ name: `${count}-line XRechnung UBL (${(statSync(xml).size / 1024).toFixed(0)} KiB)`, xml, figure, saxonRuns: count >= 5000 ? 3 : 10 });
+    const job = { file: xml, warmWith: count > 100 ? LINES_SOURCE : undefined, warmups: 1, runs };
+    timed.push({
+      name: `${count}-line XRechnung UBL (${(statSync(xml).size / 1024).toFixed(0)} KiB)`,
+      xml,
+      native: await timeInProcess({ ...job, engine: "native", runs: runs * 5, warmWith: undefined }, bound),
+      saxonjs: await timeInProcess({ ...job, engine: "saxonjs" }, bound),
+      saxonRuns: count >= 5000 ? 3 : 10,
+    });
   }
 }
 
 // 5. The same stylesheets on Saxon-HE, one warm JVM.
 const saxonMissing = saxonHeMissing();
-const saxonJobs: SaxonJob[] = timed.flatMap((row) => row.figure.layers.map((layer) => ({ xsl: xslPath(layer), xml: row.xml, warmups: 3, runs: row.saxonRuns })));
+const saxonJobs: SaxonJob[] = timed.flatMap((row) => row.saxonjs.layers.map((layer) => ({ xsl: xslPath(layer), xml: row.xml, warmups: 3, runs: row.saxonRuns })));
 const saxon = saxonMissing || !saxonJobs.length ? undefined : await timeOnSaxonHe(saxonJobs, 600);
 const rulesetBundleBytes = statSync(join(import.meta.dir, "..", "build", "assets", "rulesets.bundle")).size;
 rmSync(dir, { recursive: true, force: true });
@@ -224,16 +239,24 @@ const saxonMedian = (xml: string, xsl: string): number | string => {
   return t === undefined ? "not run" : typeof t === "string" ? t : median(t);
 };
 console.log(
-  `\nin-process, per document (median): validateDocument on SaxonJS, each stylesheet on SaxonJS vs Saxon-HE${saxonMissing ? ` (Saxon-HE: ${saxonMissing})` : " (Saxon-HE 9.9, one warm JVM)"}`,
+  `\nin-process, per document (median): validateDocument (XSD + every rule file) on the native engine and on SaxonJS, and each rule file on native / SaxonJS / Saxon-HE${saxonMissing ? ` (Saxon-HE: ${saxonMissing})` : " (Saxon-HE, one warm JVM)"}`,
 );
+const figureMs = (f: TimedFigure) => (f.totalMs.length ? `${ms(median(f.totalMs))} (${f.totalMs.length} run${f.totalMs.length === 1 ? "" : "s"})` : `not finished: stopped at the ${f.stopped ? "bound" : "end"}`);
 for (const row of timed) {
-  const f = row.figure;
-  const total = f.totalMs.length ? `${ms(median(f.totalMs))} per document (${f.totalMs.length} run${f.totalMs.length === 1 ? "" : "s"})` : `not finished: stopped at the ${f.stopped ? "bound" : "end"}`;
-  console.log(`${row.name}: ${total}${f.valid === false ? "  UNEXPECTED: invalid" : ""}`);
-  for (const layer of f.layers) {
-    const js = f.layerMs[layer.entry]?.length ? median(f.layerMs[layer.entry]) : NaN;
+  const invalid = row.native.valid === false || row.saxonjs.valid === false ? "  UNEXPECTED: invalid" : "";
+  console.log(`${row.name}: native ${figureMs(row.native)}, SaxonJS ${figureMs(row.saxonjs)}${invalid}`);
+  let heTotal = 0;
+  for (const layer of row.saxonjs.layers) {
+    const layerMedian = (f: TimedFigure) => (f.layerMs[layer.entry]?.length ? median(f.layerMs[layer.entry]) : NaN);
+    const native = layerMedian(row.native);
+    const js = layerMedian(row.saxonjs);
     const he = saxonMedian(row.xml, xslPath(layer));
-    const ratio = typeof he === "number" && Number.isFinite(js) ? `  ratio ${(js / he).toFixed(0)}x` : "";
-    console.log(`  ${layer.entry.split("/").pop()}: SaxonJS ${Number.isFinite(js) ? ms(js) : "not finished"}, Saxon-HE ${typeof he === "number" ? ms(he) : he}${ratio}`);
+    if (typeof he === "number") heTotal += he;
+    const engine = row.native.layers.find((l) => l.entry === layer.entry)?.engine ?? "?";
+    const vs = typeof he === "number" && Number.isFinite(native) ? `  native/Saxon-HE ${(native / he).toFixed(2)}` : "";
+    console.log(
+      `  ${layer.entry.split("/").pop()}: ${engine === "native" ? "native" : "native engine n/a (SaxonJS)"} ${Number.isFinite(native) ? ms(native) : "-"}, SaxonJS ${Number.isFinite(js) ? ms(js) : "not finished"}, Saxon-HE ${typeof he === "number" ? ms(he) : he}${vs}`,
+    );
   }
+  if (row.native.totalMs.length && heTotal > 0) console.log(`  whole validation on native ${ms(median(row.native.totalMs))} vs Saxon-HE's rule files alone ${ms(heTotal)}`);
 }

@@ -1,9 +1,10 @@
 /**
- * Child process of the benchmark: times `validateDocument` in-process on SaxonJS, whole and per
- * stylesheet, so each figure compares with Saxon-HE running the very same stylesheet. A separate
- * process because a SaxonJS transform cannot be interrupted: the parent bounds it by killing it.
+ * Child process of the benchmark: times `validateDocument` in-process on the native engine or on
+ * SaxonJS, whole and per rule file, so each figure compares with Saxon-HE running the very same
+ * stylesheet. A separate process because a SaxonJS transform cannot be interrupted: the parent
+ * bounds it by killing it.
  *
- *   bun bench/timed-validate.ts '{"file": "...", "warmWith": "...", "warmups": 1, "runs": 3, "dumpXml": "..."}'
+ *   bun bench/timed-validate.ts '{"file": "...", "engine": "native", "warmWith": "...", "warmups": 1, "runs": 3, "dumpXml": "..."}'
  *
  * Prints JSON lines: `{"layers": [...]}` once the warm-up showed which stylesheets judge the
  * document, then `{"valid", "totalMs": [...], "layerMs": {...}}` after the timed runs.
@@ -11,11 +12,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { rulesetBundle } from "../src/assets/bundle";
 import { createEngine } from "../src/validation/engine";
-import { SaxonJsSchematron } from "../src/validation/schematron-saxonjs";
+import { RuleEngines, type RuleEngineChoice } from "../src/validation/rule-engines";
 import { validateDocument } from "../src/validation/validate";
 
 export interface TimedJob {
   file: string;
+  engine: RuleEngineChoice;
   /** Warm up on this document instead (same profile, much smaller) when the job is slow. */
   warmWith?: string;
   warmups: number;
@@ -26,12 +28,14 @@ export interface TimedJob {
 
 export interface TimedLayer {
   entry: string;
+  /** The engine that ran the entry (an entry without a native plan runs on SaxonJS either way). */
+  engine: string;
   /** The stylesheet the SEF was compiled from, relative to build/rulesets/. */
   xslt: string;
 }
 
-/** Records how long each stylesheet took in the current run. */
-class TimedSchematron extends SaxonJsSchematron {
+/** Records how long each rule file took in the current run. */
+class TimedSchematron extends RuleEngines {
   times = new Map<string, number>();
   lastXml = "";
 
@@ -48,7 +52,7 @@ class TimedSchematron extends SaxonJsSchematron {
 
 const job = JSON.parse(process.argv[2]) as TimedJob;
 const bundle = rulesetBundle();
-const schematron = new TimedSchematron(bundle);
+const schematron = new TimedSchematron(bundle, job.engine);
 const engine = { ...createEngine(bundle), schematron };
 const say = (line: unknown) => console.log(JSON.stringify(line));
 
@@ -56,7 +60,7 @@ const bytes = readFileSync(job.file);
 const warmBytes = job.warmWith ? readFileSync(job.warmWith) : bytes;
 for (let i = 0; i < Math.max(1, job.warmups); i++) await validateDocument(engine, { bytes: warmBytes });
 if (job.dumpXml) writeFileSync(job.dumpXml, schematron.lastXml);
-say({ layers: [...schematron.times.keys()].map((entry): TimedLayer => ({ entry, xslt: schematron.entry(entry).xslt })) });
+say({ layers: [...schematron.times.keys()].map((entry): TimedLayer => ({ entry, engine: schematron.engineOf(entry), xslt: schematron.entry(entry).xslt })) });
 
 const totalMs: number[] = [];
 const layerMs: Record<string, number[]> = {};

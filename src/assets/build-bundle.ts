@@ -3,9 +3,14 @@ import { join } from "node:path";
 import { pins } from "../rulesets/pins";
 import { buildDir, filesDir, writeAtomically } from "../rulesets/sync";
 import { readIndex, type IndexEntry } from "../rulesets/compile";
+import { buildNativeModel, type NativeAvailability } from "../native/plans";
 import { packBundle } from "./bundle-format";
 
-export type BundledEntry = IndexEntry & { ruleIds: string[] };
+export type BundledEntry = IndexEntry & {
+  ruleIds: string[];
+  /** The native engine's plan of the pinned entry, or why it runs on SaxonJS instead. */
+  native: NativeAvailability;
+};
 
 /**
  * Ids of every assert and report a compiled stylesheet can emit. The ISO skeleton writes the id as
@@ -29,7 +34,7 @@ export const bundleFile = join(buildDir, "..", "assets", "rulesets.bundle");
 
 /**
  * Packs what the engine reads at run time: every pinned schema file (XSD imports included), every
- * compiled stylesheet with the code lists it opens, and the build index.
+ * compiled stylesheet with the code lists it opens, the native engine's rule models, and the build index.
  */
 export function buildBundle(): { path: string; files: number; bytes: number } {
   const index = readIndex();
@@ -44,8 +49,12 @@ export function buildBundle(): { path: string; files: number; bytes: number } {
     take(entry.sef, join(buildDir, entry.sef));
     for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
   }
-  // Which rule ids each stylesheet can report: advisories ask whether any artifact that ran enforces a rule.
-  const entries: BundledEntry[] = index.entries.map((entry) => ({ ...entry, ruleIds: ruleIdsOf(readFileSync(join(buildDir, entry.xslt), "utf8")) }));
+  const entries: BundledEntry[] = index.entries.map((entry) => {
+    const native = buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)));
+    if (native.json !== undefined && "model" in native.availability) files.set(native.availability.model, new TextEncoder().encode(native.json));
+    // Which rule ids each stylesheet can report: advisories ask whether any artifact that ran enforces a rule.
+    return { ...entry, ruleIds: ruleIdsOf(readFileSync(join(buildDir, entry.xslt), "utf8")), native: native.availability };
+  });
   files.set("index.json", new TextEncoder().encode(JSON.stringify({ ...index, entries })));
   const bytes = packBundle(files);
   writeAtomically(bundleFile, bytes);

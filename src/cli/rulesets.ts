@@ -5,11 +5,13 @@ import { pinReader } from "../rulesets/sync";
 import { checkHistory, latestChecks, runDriftCheck } from "../rulesets/drift";
 import { pins } from "../rulesets/pins";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
+import { rulesetBundle } from "../assets/bundle";
+import { RuleEngines } from "../validation/rule-engines";
 
 /**
  * `rulesets drift-check [--mirror DIR|URL]`: compare every pinned file with its upstream source (or
  * a mirror, for air-gapped sites) and record the outcome. `rulesets status`: versions, their dates,
- * and the newest drift check of each, with any mismatch history.
+ * the newest drift check of each with any mismatch history, and the engine that judges each file.
  */
 export async function rulesetsCommand(sub: string | undefined, flags: Record<string, string | undefined>): Promise<number> {
   const store = openStore(databasePath(flags.db));
@@ -26,6 +28,7 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
       const latest = latestChecks(store.db);
       const lifecycle = new RulesetLifecycle();
       const today = systemClock().toISOString().slice(0, 10);
+      const rules = new RuleEngines(rulesetBundle());
       for (const key of lifecycle.keys()) {
         const newest = lifecycle.latest(key, today);
         for (const row of lifecycle.versionsOf(key)) {
@@ -40,7 +43,8 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
                 : lifecycle.pinReachable(row, today)
                   ? `retained until ${row.retainedUntil}`
                   : `no longer served (retained until ${row.retainedUntil})`;
-          console.log(`${key} ${row.version}  ${role}  engine ${engineOf(files)}  drift: ${state}`);
+          console.log(`${key} ${row.version}  ${role}  drift: ${state}`);
+          for (const line of engineLines(files, rules)) console.log(`    ${line}`);
           for (const file of files) {
             const bad = checkHistory(store.db, file.path).filter((h) => h.outcome !== "match");
             for (const h of bad) console.log(`    ${h.checkedAt} ${h.outcome} ${file.path} (${h.source}${h.actualSha256 ? `, got ${h.actualSha256}` : ""}${h.detail ? `: ${h.detail}` : ""})`);
@@ -55,11 +59,22 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
   }
 }
 
-/** Which engine judges a version's entry files: libxml2 for schemas, SaxonJS for rule files. */
-function engineOf(files: typeof pins): string {
-  const entries = files.filter((f) => f.role === "entry");
-  const engines = new Set(entries.map((f) => (f.path.endsWith(".xsd") ? "libxml2-wasm (XSD)" : "saxonjs (SEF)")));
-  return [...engines].sort().join(" + ");
+/**
+ * Which engine judges each entry file of a version: libxml2 for schemas; for rule files the native
+ * engine where the bundle carries its plan (and VALIDATION_ENGINE does not force SaxonJS), else
+ * SaxonJS, with the reason the native engine refused the file.
+ */
+function engineLines(files: typeof pins, rules: RuleEngines): string[] {
+  return files
+    .filter((f) => f.role === "entry")
+    .map((f) => {
+      if (f.path.endsWith(".xsd")) return `${f.path}: libxml2-wasm`;
+      if (!rules.has(f.path)) return `${f.path}: not in the ruleset bundle`;
+      const engine = rules.engineOf(f.path);
+      const native = rules.entry(f.path).native;
+      const why = engine === "saxonjs" ? ("refused" in native ? ` (native engine: ${native.refused})` : " (VALIDATION_ENGINE=saxonjs)") : "";
+      return `${f.path}: ${engine}${why}`;
+    });
 }
 
 /** The server's optional nightly check (DRIFT_CHECK=nightly): at 02:00 UTC, against DRIFT_CHECK_MIRROR or upstream. */

@@ -3,6 +3,7 @@ import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
 import { databasePath, listenPort, serverEnv } from "../config";
+import { ruleEngineChoice } from "../validation/rule-engines";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
 import type { Store } from "../db/connection";
@@ -37,13 +38,15 @@ async function nightlyDriftCheck(store: Store): Promise<() => void> {
 
 export async function serve(options: { port?: string; db?: string }): Promise<void> {
   const port = listenPort(options.port);
+  // Checked here so a mistyped value stops the start with a message, not every worker later.
+  const ruleEngine = ruleEngineChoice();
   const store = openStore(databasePath(options.db));
   const firstStart = bootstrap(store);
   const deps = createDeps(store, systemClock, serverEnv());
   const app = createApp(deps).listen({ port, hostname: "0.0.0.0" });
   const actualPort = app.server!.port;
   if (firstStart.length) console.log(firstStart.join("\n").replace("{port}", String(actualPort)));
-  console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)})`);
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)}, rule engine ${ruleEngine === "native" ? "native, SaxonJS for rule files without a native plan" : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
   const warming = performance.now();
   deps
     .validation()

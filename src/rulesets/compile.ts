@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
-import { pinByPath, pins as allPins, type Pin } from "./pins";
+import { documentTarget, pinByPath, pins as allPins, type Pin } from "./pins";
 import { REWRITES_VERSION, rewriteStylesheet } from "./rewrites";
 import { buildDir, filesDir, repoRoot, sha256, writeAtomically } from "./sync";
 
@@ -209,7 +209,7 @@ function exportSef(xsl: string, sef: string): number {
 export function documentTargets(xslt: string, entryPath: string): string[] {
   const found = new Set<string>();
   for (const m of xslt.matchAll(/document\(\s*(?:'([^']+)'|"([^"]+)"|&apos;([^&]+)&apos;|&quot;([^&]+)&quot;)\s*\)/g)) {
-    const target = posix.normalize(posix.join(posix.dirname(entryPath), m[1] ?? m[2] ?? m[3] ?? m[4]));
+    const target = documentTarget(entryPath, m[1] ?? m[2] ?? m[3] ?? m[4]);
     if (!pinByPath(target)) throw new Error(`${entryPath} reads ${target} with document(), which is not pinned`);
     found.add(target);
   }

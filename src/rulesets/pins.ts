@@ -1,6 +1,7 @@
 // The pinned ruleset files and version facts, imported statically so `bun build --compile`
 // embeds them in the executable.
 
+import { posix } from "node:path";
 import pinsJson from "../../rulesets/pins.json";
 import versionsJson from "../../rulesets/versions.json";
 
@@ -66,4 +67,9 @@ export function versionsOf(key: string): RulesetVersion[] {
 /** Entry files that are XSLT or Schematron (the rule layers), as opposed to XSD roots. */
 export function isRuleEntry(p: Pin): boolean {
   return p.role === "entry" && /\.(xsl|xslt|sch)$/i.test(p.path);
+}
+
+/** The rulesets-root relative path a stylesheet's `document(href)` names: href resolved against the stylesheet. */
+export function documentTarget(entryPath: string, href: string): string {
+  return posix.normalize(posix.join(posix.dirname(entryPath), href));
 }

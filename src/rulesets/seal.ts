@@ -5,6 +5,13 @@ export interface ArtifactRow {
   fileSha256: string;
 }
 
+/** What ran a pinned file; named in results beside the row, outside the seal (the artifact is the same). */
+export type JudgingEngine = "libxml2-wasm" | "native" | "saxonjs";
+
+export interface JudgedArtifactRow extends ArtifactRow {
+  engine: JudgingEngine;
+}
+
 export function sha256Hex(bytes: Uint8Array | string): string {
   return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }

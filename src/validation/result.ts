@@ -1,4 +1,4 @@
-import type { ArtifactRow } from "../rulesets/seal";
+import type { JudgedArtifactRow } from "../rulesets/seal";
 
 export type Severity = "fatal" | "error" | "warning" | "info";
 
@@ -16,7 +16,7 @@ export interface ValidationResult {
   profileDetected?: string;
   sha256: string;
   rulesetSha256?: string;
-  rulesetArtifacts?: ArtifactRow[];
+  rulesetArtifacts?: JudgedArtifactRow[];
   driftCheckedAt?: string;
   rulesetChannel?: "latest" | "previous";
   rulesetFellBack?: boolean;

@@ -1,8 +1,7 @@
 import "./saxon-globals";
 import SaxonJS from "saxon-js";
 import type { Bundle } from "../assets/bundle-format";
-import type { BuildIndex } from "../rulesets/compile";
-import type { BundledEntry } from "../assets/build-bundle";
+import { bundledEntries, bundledEntry } from "../assets/bundled-entries";
 import { parseSvrl, type Finding } from "./svrl";
 
 /** Where a compiled stylesheet believes it lives, so relative document() calls resolve into the pool. */
@@ -31,21 +30,11 @@ interface Loaded {
  */
 export class SaxonJsSchematron {
   private readonly loaded = new Map<string, Loaded>();
-  private readonly entries: Map<string, BundledEntry>;
 
-  constructor(private readonly bundle: Bundle) {
-    const index = JSON.parse(bundle.text("index.json")) as BuildIndex;
-    this.entries = new Map((index.entries as BundledEntry[]).map((e) => [e.path, e]));
-  }
+  constructor(private readonly bundle: Bundle) {}
 
   has(entryPath: string): boolean {
-    return this.entries.has(entryPath);
-  }
-
-  entry(entryPath: string): BundledEntry {
-    const entry = this.entries.get(entryPath);
-    if (!entry) throw new Error(`no compiled stylesheet for ${entryPath} in the ruleset bundle`);
-    return entry;
+    return bundledEntries(this.bundle).has(entryPath);
   }
 
   /** Loads a stylesheet ahead of the first document. */
@@ -71,7 +60,7 @@ export class SaxonJsSchematron {
   private load(entryPath: string): Loaded {
     const cached = this.loaded.get(entryPath);
     if (cached) return cached;
-    const entry = this.entry(entryPath);
+    const entry = bundledEntry(this.bundle, entryPath);
     const pool: Record<string, unknown> = {};
     for (const list of entry.codeLists) {
       pool[BASE + list] = SaxonJS.XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });

@@ -6,10 +6,11 @@ import { artifactPin } from "../rulesets/resolve";
 import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
 import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
 import { pinByPath } from "../rulesets/pins";
-import { rulesetSha256, sha256Hex, type ArtifactRow } from "../rulesets/seal";
+import { rulesetSha256, sha256Hex, type JudgedArtifactRow } from "../rulesets/seal";
 import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd";
 import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
-import { RuleFileStopped, type SaxonJsSchematron } from "./schematron-saxonjs";
+import { RuleFileStopped } from "./schematron-saxonjs";
+import type { RuleEngines } from "./rule-engines";
 import type { Finding } from "./svrl";
 import { readFacts, type DocumentFacts } from "./facts";
 import { brCo25Advisory } from "./advisories";
@@ -17,7 +18,7 @@ import { severityOfFlag, type ValidationFinding, type ValidationResult } from ".
 
 export interface Engine {
   xsd: XsdEngine;
-  schematron: SaxonJsSchematron;
+  schematron: RuleEngines;
   /** Named in the result of XSD-only formats: the schema engine that judged. */
   xsdRuntime: string;
 }
@@ -121,7 +122,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const schemaPin = xsdPin(schema);
   // Each schema key has one pinned version, so its resolution only reports how it was reached.
   const resolved: ResolvedArtifact[] = [resolveArtifact(lifecycle, schemaPin.key, choice.request, choice.day)];
-  const rows: ArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256 }];
+  const rows: JudgedArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256, engine: "libxml2-wasm" }];
   const extra: Partial<ValidationResult> = {};
 
   const facts: DocumentFacts = syntax ? readFacts(xml, syntax) : {};
@@ -137,12 +138,15 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
     resolved.push(artifact);
     const version = artifact.version;
     const pin = artifactPin(layer.key, version, layer.file);
-    rows.push({ key: pin.key, version: pin.version, fileSha256: pin.sha256 });
+    const row: JudgedArtifactRow = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine: engine.schematron.engineOf(pin.path) };
+    rows.push(row);
     ran.push({ path: pin.path, ruleIds: engine.schematron.entry(pin.path).ruleIds ?? [] });
     const field = VERSION_FIELDS[layer.family];
     if (field && !(field in extra)) (extra as Record<string, string>)[field] = version;
     try {
-      for (const f of engine.schematron.run(pin.path, text)) {
+      const run = engine.schematron.run(pin.path, text);
+      row.engine = run.engine;
+      for (const f of run.findings) {
         const finding = findingOf(f);
         findings.push(finding);
         if (layer.family === "france-ctc") franceIds.add(finding.ruleId);

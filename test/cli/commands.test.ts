@@ -82,4 +82,20 @@ describe("command line", () => {
     await second.exited;
     expect(out).not.toContain("key:");
   });
+
+  test("rulesets status names the engine of every entry file; VALIDATION_ENGINE=saxonjs moves every rule file to SaxonJS", () => {
+    const status = run(["rulesets", "status", "--db", db]);
+    expect(status.code).toBe(0);
+    expect(status.out).toMatch(/^ {4}peppol_bis_schematron\/3\.0\.19\/rules\/sch\/PEPPOL-EN16931-UBL\.sch: native$/m);
+    expect(status.out).toMatch(/^ {4}ubl_xsd\/2\.1\/.*: libxml2-wasm$/m);
+    const forced = run(["rulesets", "status", "--db", db], { VALIDATION_ENGINE: "saxonjs" });
+    expect(forced.out).toMatch(/^ {4}peppol_bis_schematron\/3\.0\.19\/rules\/sch\/PEPPOL-EN16931-UBL\.sch: saxonjs \(VALIDATION_ENGINE=saxonjs\)$/m);
+    expect(forced.out).not.toMatch(/: native$/m);
+  });
+
+  test("serve refuses an unknown VALIDATION_ENGINE before it listens", () => {
+    const bad = run(["serve", "--port", "0", "--db", db], { VALIDATION_ENGINE: "java" });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('VALIDATION_ENGINE must be "native" or "saxonjs", not "java"');
+  });
 });

@@ -6,6 +6,16 @@ export const ArtifactRowSchema = Type.Object({
   fileSha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
 });
 
+/** A result's row also names the engine that judged the file; the seal covers only key, version and hash. */
+const JudgedArtifactRowSchema = Type.Object({
+  ...ArtifactRowSchema.properties,
+  engine: Type.Optional(
+    Type.Union([Type.Literal("libxml2-wasm"), Type.Literal("native"), Type.Literal("saxonjs")], {
+      description: "what ran this file: libxml2 (schemas), the native rule engine, or SaxonJS (rule files it does not support, or VALIDATION_ENGINE=saxonjs); not part of rulesetSha256",
+    }),
+  ),
+});
+
 export const ValidationFindingSchema = Type.Object({
   ruleId: Type.String({ description: "official rule id (BR-01, BR-DE-15, PEPPOL-EN16931-R001 …), XSD for schema findings, or a service id (UNSUPPORTED_FORMAT, XML_MALFORMED, XML_REFUSED, RULE_FILE_STOPPED, advisories)" }),
   severity: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
@@ -22,7 +32,7 @@ export const ValidationResultSchema = Type.Object(
     profileDetected: optionalString("e.g. xrechnung, peppol, romania-ro-cius, netherlands-nlcius, en16931, facturx:basic"),
     sha256: Type.String({ description: "SHA-256 of the exact request body" }),
     rulesetSha256: optionalString("SHA-256 over the sorted lines <key>@<version>=<fileSha256> of rulesetArtifacts"),
-    rulesetArtifacts: Type.Optional(Type.Array(ArtifactRowSchema)),
+    rulesetArtifacts: Type.Optional(Type.Array(JudgedArtifactRowSchema)),
     driftCheckedAt: optionalString("ISO 8601 UTC; only when every pinned file that judged matched its upstream on its newest drift check: the oldest of those checks"),
     rulesetChannel: Type.Optional(Type.Union([Type.Literal("latest"), Type.Literal("previous")], { description: "present when a channel was selected by header, or the organization default is previous" })),
     rulesetFellBack: Type.Optional(Type.Boolean({ description: "previous was asked but an artifact with an older release had none reachable (or nothing retained served); only with rulesetChannel" })),

@@ -1,0 +1,70 @@
+import { bundledEntries, bundledEntry } from "../assets/bundled-entries";
+import type { BundledEntry } from "../assets/build-bundle";
+import type { Bundle } from "../assets/bundle-format";
+import type { JudgingEngine } from "../rulesets/seal";
+import { UsageError } from "../config";
+import { NativeSchematron } from "./schematron-native";
+import { SaxonJsSchematron, RuleFileStopped } from "./schematron-saxonjs";
+import type { Finding } from "./svrl";
+
+export type RuleEngineChoice = "native" | "saxonjs";
+type RuleEngineName = Extract<JudgingEngine, "native" | "saxonjs">;
+
+/**
+ * `VALIDATION_ENGINE`: `native` (default) runs every rule file the native engine supports natively
+ * and the rest on SaxonJS; `saxonjs` forces SaxonJS everywhere.
+ */
+export function ruleEngineChoice(value = process.env.VALIDATION_ENGINE): RuleEngineChoice {
+  if (value === undefined || value === "" || value === "native") return "native";
+  if (value === "saxonjs") return "saxonjs";
+  throw new UsageError(`VALIDATION_ENGINE must be "native" or "saxonjs", not "${value}"`);
+}
+
+/**
+ * Runs each rule file on the engine chosen for it: native where the bundle carries a plan (unless
+ * forced to SaxonJS), SaxonJS otherwise. The choice is per file, made from data built with the
+ * rulesets, and every run reports the engine that judged.
+ */
+export class RuleEngines {
+  private readonly native: NativeSchematron;
+  private readonly saxonjs: SaxonJsSchematron;
+
+  constructor(
+    private readonly bundle: Bundle,
+    readonly choice: RuleEngineChoice = ruleEngineChoice(),
+  ) {
+    this.native = new NativeSchematron(bundle);
+    this.saxonjs = new SaxonJsSchematron(bundle);
+  }
+
+  has(entryPath: string): boolean {
+    return bundledEntries(this.bundle).has(entryPath);
+  }
+
+  entry(entryPath: string): BundledEntry {
+    return bundledEntry(this.bundle, entryPath);
+  }
+
+  engineOf(entryPath: string): RuleEngineName {
+    return this.choice === "native" && this.native.has(entryPath) ? "native" : "saxonjs";
+  }
+
+  warm(entryPath: string): void {
+    if (this.engineOf(entryPath) === "native") this.native.warm(entryPath);
+    else this.saxonjs.warm(entryPath);
+  }
+
+  /** Findings of one rule file, and the engine that produced them. Throws {@link RuleFileStopped}. */
+  run(entryPath: string, xml: string): { findings: Finding[]; engine: RuleEngineName } {
+    if (this.engineOf(entryPath) === "saxonjs") return { findings: this.saxonjs.run(entryPath, xml), engine: "saxonjs" };
+    try {
+      return { findings: this.native.run(entryPath, xml), engine: "native" };
+    } catch (error) {
+      if (error instanceof RuleFileStopped) throw error;
+      // A defect of the native engine (not a verdict on the document) must not cost the caller a
+      // verdict: the reference-checked SaxonJS path judges this document instead, and says so.
+      console.error(`native engine failed on ${entryPath}; judged on SaxonJS instead: ${(error as Error).stack ?? error}`);
+      return { findings: this.saxonjs.run(entryPath, xml), engine: "saxonjs" };
+    }
+  }
+}

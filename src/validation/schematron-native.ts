@@ -1,0 +1,48 @@
+import { bundledEntry } from "../assets/bundled-entries";
+import type { Bundle } from "../assets/bundle-format";
+import type { Plan } from "../native/engine";
+import { runPlan } from "../native/engine";
+import { planOf } from "../native/plans";
+import { XPathError } from "../native/xpath/errors";
+import { RuleFileStopped } from "./schematron-saxonjs";
+import type { Finding } from "./svrl";
+
+/**
+ * Runs rule files on the native engine from the plans built into the bundle. A plan is compiled
+ * once per worker, on first use or when warmed.
+ */
+export class NativeSchematron {
+  private readonly plans = new Map<string, Plan>();
+
+  constructor(private readonly bundle: Bundle) {}
+
+  /** Whether the bundle carries a native plan for this entry (else SaxonJS runs it). */
+  has(entryPath: string): boolean {
+    return "model" in bundledEntry(this.bundle, entryPath).native;
+  }
+
+  warm(entryPath: string): void {
+    this.plan(entryPath);
+  }
+
+  run(entryPath: string, xml: string): Finding[] {
+    const plan = this.plan(entryPath);
+    try {
+      return runPlan(plan, xml);
+    } catch (error) {
+      if (error instanceof XPathError) throw new RuleFileStopped(entryPath, error.message);
+      throw error;
+    }
+  }
+
+  private plan(entryPath: string): Plan {
+    let plan = this.plans.get(entryPath);
+    if (!plan) {
+      const entry = bundledEntry(this.bundle, entryPath);
+      if (!("model" in entry.native)) throw new Error(`${entryPath} has no native plan: ${entry.native.refused}`);
+      plan = planOf(this.bundle.text(entry.native.model), entry, (path) => this.bundle.read(`files/${path}`));
+      this.plans.set(entryPath, plan);
+    }
+    return plan;
+  }
+}

@@ -1,0 +1,102 @@
+// Which engine judges which rule file, and what a verdict says about it: the native engine where the
+// bundle carries a plan, SaxonJS where it does not or when VALIDATION_ENGINE=saxonjs forces it; the
+// engine is named on each rulesetArtifacts row and never changes the seal; a native defect falls
+// back to SaxonJS for that document instead of costing a verdict.
+import { afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { rulesetBundle } from "../../src/assets/bundle";
+import { bundledEntries } from "../../src/assets/bundled-entries";
+import { createEngine } from "../../src/validation/engine";
+import { DEFAULT_REQUEST } from "../../src/rulesets/selection";
+import { NativeSchematron } from "../../src/validation/schematron-native";
+import { ruleEngineChoice } from "../../src/validation/rule-engines";
+import { validateDocument, type Engine } from "../../src/validation/validate";
+import type { ValidationResult } from "../../src/validation/result";
+import { corpusFile, corpusRows, hasCorpus } from "../support/corpus";
+
+let native: Engine;
+let saxonjs: Engine;
+beforeAll(() => {
+  native = createEngine(rulesetBundle(), "native");
+  saxonjs = createEngine(rulesetBundle(), "saxonjs");
+});
+
+async function judge(engine: Engine, bytes: Uint8Array): Promise<ValidationResult> {
+  const outcome = await validateDocument(engine, { bytes, ruleset: { request: DEFAULT_REQUEST, day: "2026-11-22" } });
+  if (outcome.kind !== "result") throw new Error(outcome.message);
+  return outcome.result;
+}
+
+/** One document of each profile whose rule files the native engine runs today. */
+function documentsJudgedNatively(): { path: string; bytes: Uint8Array }[] {
+  const byProfile = new Map<string, { path: string; bytes: Uint8Array }>();
+  for (const row of corpusRows()) {
+    if ((row.syntax !== "ubl" && row.syntax !== "cii") || byProfile.has(`${row.profile}:${row.syntax}:${row.expectedValid}`)) continue;
+    const bytes = corpusFile(row);
+    if (bytes) byProfile.set(`${row.profile}:${row.syntax}:${row.expectedValid}`, { path: row.path, bytes });
+  }
+  return [...byProfile.values()];
+}
+
+describe("VALIDATION_ENGINE", () => {
+  test("defaults to native, accepts saxonjs, and refuses anything else with a message naming the values", () => {
+    expect(ruleEngineChoice(undefined)).toBe("native");
+    expect(ruleEngineChoice("")).toBe("native");
+    expect(ruleEngineChoice("native")).toBe("native");
+    expect(ruleEngineChoice("saxonjs")).toBe("saxonjs");
+    expect(() => ruleEngineChoice("saxon")).toThrow(/VALIDATION_ENGINE must be "native" or "saxonjs"/);
+  });
+});
+
+describe.skipIf(!hasCorpus)("verdicts name the engine per rule file", () => {
+  afterEach(() => {
+    // Restores the spy of the fallback test even when it fails.
+    (NativeSchematron.prototype.run as { mockRestore?: () => void }).mockRestore?.();
+  });
+
+  test("each rule file runs natively exactly when the bundle carries its plan; forced SaxonJS gives the same findings and seal", async () => {
+    const entries = bundledEntries(rulesetBundle());
+    const documents = documentsJudgedNatively();
+    expect(documents.length).toBeGreaterThan(10);
+    let nativeRows = 0;
+    for (const { path, bytes } of documents) {
+      const a = await judge(native, bytes);
+      const b = await judge(saxonjs, bytes);
+      for (const row of a.rulesetArtifacts ?? []) {
+        if (row.engine === "libxml2-wasm") continue;
+        const entry = [...entries.values()].find((e) => e.key === row.key && e.version === row.version && e.sha256 === row.fileSha256);
+        expect({ path, engine: row.engine }).toEqual({ path, engine: entry && "model" in entry.native ? "native" : "saxonjs" });
+        if (row.engine === "native") nativeRows++;
+      }
+      expect((b.rulesetArtifacts ?? []).every((row) => row.engine === "saxonjs" || row.engine === "libxml2-wasm")).toBe(true);
+      expect({ path, seal: a.rulesetSha256, valid: a.valid, errors: a.errors, warnings: a.warnings }).toEqual({
+        path,
+        seal: b.rulesetSha256,
+        valid: b.valid,
+        errors: b.errors,
+        warnings: b.warnings,
+      });
+    }
+    expect(nativeRows).toBeGreaterThan(0);
+  }, 300_000);
+
+  test("a defect of the native engine costs no verdict: SaxonJS judges that file and the row says so", async () => {
+    const peppol = corpusRows().find((row) => row.profile === "peppol" && row.syntax === "ubl" && row.expectedValid === true);
+    const bytes = peppol && corpusFile(peppol);
+    if (!bytes) throw new Error("no valid Peppol UBL document in the corpus");
+    const expected = await judge(native, bytes);
+    expect(expected.rulesetArtifacts?.some((row) => row.engine === "native")).toBe(true);
+    const spy = spyOn(NativeSchematron.prototype, "run").mockImplementation(() => {
+      throw new TypeError("simulated defect");
+    });
+    const error = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const result = await judge(native, bytes);
+      expect(result.rulesetArtifacts?.filter((row) => row.engine !== "libxml2-wasm").every((row) => row.engine === "saxonjs")).toBe(true);
+      expect({ valid: result.valid, seal: result.rulesetSha256, errors: result.errors }).toEqual({ valid: expected.valid, seal: expected.rulesetSha256, errors: expected.errors });
+      expect(error.mock.calls.some((call) => String(call[0]).includes("simulated defect"))).toBe(true);
+    } finally {
+      spy.mockRestore();
+      error.mockRestore();
+    }
+  }, 120_000);
+});
