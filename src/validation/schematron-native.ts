@@ -4,6 +4,8 @@ import type { Plan } from "../native/engine";
 import { runPlan } from "../native/engine";
 import { planOf } from "../native/plans";
 import { XPathError } from "../native/xpath/errors";
+import type { XDocument } from "../native/document";
+import { readXml } from "../native/xml-reader";
 import { RuleFileStopped } from "./schematron-saxonjs";
 import type { Finding } from "./svrl";
 
@@ -13,6 +15,8 @@ import type { Finding } from "./svrl";
  */
 export class NativeSchematron {
   private readonly plans = new Map<string, Plan>();
+  /** The document the last run parsed: the layers of one validation share one tree. */
+  private last: { xml: string; document: XDocument } | undefined;
 
   constructor(private readonly bundle: Bundle) {}
 
@@ -28,7 +32,8 @@ export class NativeSchematron {
   run(entryPath: string, xml: string): Finding[] {
     const plan = this.plan(entryPath);
     try {
-      return runPlan(plan, xml);
+      if (this.last?.xml !== xml) this.last = { xml, document: readXml(xml) };
+      return runPlan(plan, this.last.document);
     } catch (error) {
       if (error instanceof XPathError) throw new RuleFileStopped(entryPath, error.message);
       throw error;
