@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, rssMiB, type LoadResult } from "./http";
 import { multiplyLines } from "./lines";
-import { LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type HttpFigure, type TimedFigure } from "./validation";
+import { franceCtcDocument, LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type BenchDocument, type HttpFigure, type TimedFigure } from "./validation";
 import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
 import { generateOverHttp, hybridPdfTimings } from "./generate";
 
@@ -29,6 +29,18 @@ const cores = navigator.hardwareConcurrency;
 // Other work on the machine moves every figure; the load average before and after says how much.
 const loadBefore = loadavg()[0];
 const hasCorpus = existsSync(LINES_SOURCE);
+const LINE_COUNTS = [100, 1000, 5000] as const;
+/** The profile documents, the France CTC one derived from them, and the synthetic many-line invoices. */
+const documents: BenchDocument[] = hasCorpus ? [...PROFILE_DOCUMENTS, franceCtcDocument(dir)] : [];
+const linesDocuments: (BenchDocument & { lines: number })[] = [];
+if (hasCorpus) {
+  const source = readFileSync(LINES_SOURCE, "utf8");
+  for (const lines of LINE_COUNTS) {
+    const file = join(dir, `lines-${lines}.xml`);
+    writeFileSync(file, multiplyLines(source, lines));
+    linesDocuments.push({ name: `${lines}-line XRechnung UBL (${(statSync(file).size / 1024).toFixed(0)} KiB)`, file, profile: "xrechnung", lines });
+  }
+}
 /** The 5,000-line document may take minutes on SaxonJS; this bounds it (seconds). */
 const LINES_BOUND_S = Number(process.env.BENCH_LINES_BOUND_S ?? 240);
 
@@ -102,8 +114,17 @@ const VALIDATE_SECONDS = 6;
 const httpFigures: HttpFigure[] = [];
 let peakRss = meRss;
 if (hasCorpus) {
-  for (const document of PROFILE_DOCUMENTS) {
+  for (const document of documents) {
     httpFigures.push(await validateOverHttp(server.base, validationKeys, document, cores, VALIDATE_SECONDS, VALIDATION_ORGS * 300));
+    peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
+  }
+}
+// 2a. Latency of one client alone: the typical XRechnung UBL invoice and the many-line ones.
+const latencyFigures: HttpFigure[] = [];
+if (hasCorpus) {
+  latencyFigures.push(await validateOverHttp(server.base, validationKeys, documents[0], 1, VALIDATE_SECONDS, 2000));
+  for (const document of linesDocuments) {
+    latencyFigures.push(await validateOverHttp(server.base, validationKeys, document, 1, 20, document.lines >= 5000 ? 5 : 20));
     peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
@@ -118,7 +139,7 @@ await stopServer(server);
 // load once warm.
 const jit: { label: string; firstPassMs: number; result: LoadResult }[] = [];
 if (hasCorpus) {
-  const mixed = PROFILE_DOCUMENTS.map((d) => ({ body: readFileSync(d.file), type: d.file.endsWith(".pdf") ? "application/pdf" : "application/xml" }));
+  const mixed = documents.map((d) => ({ body: readFileSync(d.file), type: d.file.endsWith(".pdf") ? "application/pdf" : "application/xml" }));
   for (const [label, env] of [["default (concurrent JIT on)", {}], ["BUN_JSC_useConcurrentJIT=0", { BUN_JSC_useConcurrentJIT: "0" }]] as const) {
     const s = await startServer(env);
     await s.workersReady;
@@ -144,35 +165,36 @@ if (hasCorpus) {
 interface TimedRow {
   name: string;
   xml: string;
+  expectValid: boolean;
   native: TimedFigure;
   saxonjs: TimedFigure;
   saxonRuns: number;
 }
 const timed: TimedRow[] = [];
 if (hasCorpus) {
-  for (const [i, document] of PROFILE_DOCUMENTS.entries()) {
+  for (const [i, document] of documents.entries()) {
     const xml = join(dir, `profile-${i}.xml`);
     const job = { file: document.file, warmups: 2, runs: 5, dumpXml: xml };
     timed.push({
       name: document.name,
       xml,
+      expectValid: document.valid ?? true,
       native: await timeInProcess({ ...job, engine: "native", runs: 50 }, 120),
       saxonjs: await timeInProcess({ ...job, engine: "saxonjs" }, 120),
       saxonRuns: 20,
     });
   }
-  const source = readFileSync(LINES_SOURCE, "utf8");
-  for (const [count, runs, bound] of [[100, 3, 120], [1000, 1, 180], [5000, 1, LINES_BOUND_S]]) {
-    const xml = join(dir, `lines-${count}.xml`);
-    writeFileSync(xml, multiplyLines(source, count));
+  for (const document of linesDocuments) {
+    const runs = document.lines >= 1000 ? 1 : 3;
     // Small enough documents warm up on themselves; the large ones on their one-page source.
-    const job = { file: xml, warmWith: count > 100 ? LINES_SOURCE : undefined, warmups: 1, runs };
+    const job = { file: document.file, warmWith: document.lines > 100 ? LINES_SOURCE : undefined, warmups: 1, runs };
     timed.push({
-      name: `${count}-line XRechnung UBL (${(statSync(xml).size / 1024).toFixed(0)} KiB)`,
-      xml,
-      native: await timeInProcess({ ...job, engine: "native", runs: runs * 5, warmWith: undefined }, bound),
-      saxonjs: await timeInProcess({ ...job, engine: "saxonjs" }, bound),
-      saxonRuns: count >= 5000 ? 3 : 10,
+      name: document.name,
+      xml: document.file,
+      expectValid: true,
+      native: await timeInProcess({ ...job, engine: "native", runs: runs * 5, warmWith: undefined }, LINES_BOUND_S),
+      saxonjs: await timeInProcess({ ...job, engine: "saxonjs" }, document.lines >= 5000 ? LINES_BOUND_S : 180),
+      saxonRuns: document.lines >= 5000 ? 3 : 10,
     });
   }
 }
@@ -215,6 +237,14 @@ table(
   ]),
 );
 
+console.log("\nPOST /v1/validate over HTTP, one client alone (latency)");
+table(
+  latencyFigures.map(({ document, result, mismatch }): [string, string] => [
+    document.name,
+    `${latency(result)}  (${result.requests} requests, statuses ${JSON.stringify(result.statuses)})${mismatch ? `  UNEXPECTED: ${mismatch}` : ""}`,
+  ]),
+);
+
 console.log(`\nPOST /v1/generate with verify over HTTP, ${cores} concurrent clients (500-line runs bounded to ${cores * 4} requests)`);
 table(
   generateFigures.map(({ name, lines, result }): [string, string] => [
@@ -231,7 +261,7 @@ table(
   ]),
 );
 
-console.log(`\nconcurrent JIT, fresh server: first ${PROFILE_DOCUMENTS.length * cores * 2} requests (all profiles in turn), then the same mix warm for 15 s, ${cores} concurrent clients`);
+console.log(`\nconcurrent JIT, fresh server: first ${documents.length * cores * 2} requests (all profiles in turn), then the same mix warm for 15 s, ${cores} concurrent clients`);
 table(jit.map(({ label, firstPassMs, result }): [string, string] => [label, `first pass ${ms(firstPassMs)}; warm ${latency(result)}  (${result.requests} requests)`]));
 
 const saxonMedian = (xml: string, xsl: string): number | string => {
@@ -243,8 +273,8 @@ console.log(
 );
 const figureMs = (f: TimedFigure) => (f.totalMs.length ? `${ms(median(f.totalMs))} (${f.totalMs.length} run${f.totalMs.length === 1 ? "" : "s"})` : `not finished: stopped at the ${f.stopped ? "bound" : "end"}`);
 for (const row of timed) {
-  const invalid = row.native.valid === false || row.saxonjs.valid === false ? "  UNEXPECTED: invalid" : "";
-  console.log(`${row.name}: native ${figureMs(row.native)}, SaxonJS ${figureMs(row.saxonjs)}${invalid}`);
+  const unexpected = [row.native, row.saxonjs].some((f) => f.valid !== undefined && f.valid !== row.expectValid) ? `  UNEXPECTED: not ${row.expectValid ? "valid" : "invalid"}` : "";
+  console.log(`${row.name}: native ${figureMs(row.native)}, SaxonJS ${figureMs(row.saxonjs)}${unexpected}`);
   let heTotal = 0;
   for (const layer of row.saxonjs.layers) {
     const layerMedian = (f: TimedFigure) => (f.layerMs[layer.entry]?.length ? median(f.layerMs[layer.entry]) : NaN);
@@ -260,3 +290,40 @@ for (const row of timed) {
   }
   if (row.native.totalMs.length && heTotal > 0) console.log(`  whole validation on native ${ms(median(row.native.totalMs))} vs Saxon-HE's rule files alone ${ms(heTotal)}`);
 }
+
+// Targets of the native engine (issue 7), from the figures above.
+const saxonRuleFilesMs = (name: string): number | undefined => {
+  const row = timed.find((r) => r.name === name);
+  if (!row?.saxonjs.layers.length) return undefined;
+  let total = 0;
+  for (const layer of row.saxonjs.layers) {
+    const he = saxonMedian(row.xml, xslPath(layer));
+    if (typeof he !== "number") return undefined;
+    total += he;
+  }
+  return total;
+};
+const latencyOf = (name: string) => latencyFigures.find((f) => f.document.name === name)?.result.p50ms;
+const verdict = (ok: boolean | undefined) => (ok === undefined ? "not measured" : ok ? "met" : "NOT MET");
+const targets: [string, string][] = [];
+const typicalMs = latencyOf(documents[0].name);
+const typicalHe = saxonRuleFilesMs(documents[0].name);
+targets.push([
+  "typical XRechnung UBL over HTTP <= Saxon-HE's two rule files",
+  `${typicalMs === undefined ? "-" : ms(typicalMs)} vs ${typicalHe === undefined ? "-" : ms(typicalHe)}: ${verdict(typicalMs === undefined || typicalHe === undefined ? undefined : typicalMs <= typicalHe)}`,
+]);
+const thousand = linesDocuments.find((d) => d.lines === 1000);
+const thousandMs = thousand && latencyOf(thousand.name);
+const thousandHe = thousand && saxonRuleFilesMs(thousand.name);
+targets.push([
+  "1,000-line XRechnung UBL over HTTP <= Saxon-HE's two rule files",
+  `${thousandMs === undefined ? "-" : ms(thousandMs)} vs ${thousandHe === undefined ? "-" : ms(thousandHe)}: ${verdict(thousandMs === undefined || thousandHe === undefined ? undefined : thousandMs <= thousandHe)}`,
+]);
+const fiveThousand = linesDocuments.find((d) => d.lines === 5000);
+const fiveMs = fiveThousand && latencyOf(fiveThousand.name);
+targets.push(["5,000-line XRechnung UBL over HTTP < 1 s", `${fiveMs === undefined ? "-" : ms(fiveMs)}: ${verdict(fiveMs === undefined ? undefined : fiveMs < 1000)}`]);
+const throughput = httpFigures.find((f) => f.document.name === documents[0].name)?.result.perSecond;
+targets.push([`typical validations/s over HTTP (${cores} workers, ${cores} clients) >= 300`, `${throughput?.toFixed(0) ?? "-"}: ${verdict(throughput === undefined ? undefined : throughput >= 300)}`]);
+targets.push(["peak RSS < 512 MiB", `${peakRss.toFixed(0)} MiB: ${verdict(peakRss < 512)}`]);
+console.log("\ntargets (native engine)");
+table(targets);

@@ -3,7 +3,7 @@
  * in-process SaxonJS timings (whole document and per stylesheet) next to Saxon-HE on the same
  * stylesheets and documents.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { load, type LoadResult } from "./http";
 import type { TimedJob, TimedLayer } from "./timed-validate";
@@ -15,6 +15,8 @@ export interface BenchDocument {
   name: string;
   file: string;
   profile: string;
+  /** The verdict the document should get (default valid). */
+  valid?: boolean;
 }
 
 /** One valid corpus document per headline profile; the Factur-X one is a hybrid PDF. */
@@ -23,11 +25,23 @@ export const PROFILE_DOCUMENTS: BenchDocument[] = [
   { name: "XRechnung CII", file: "xrechnung-testsuite/src/test/business-cases/standard/01.02a-INVOICE_uncefact.xml", profile: "xrechnung" },
   { name: "Peppol UBL", file: "peppol-bis3/rules/examples/Vat-category-S.xml", profile: "peppol" },
   { name: "Factur-X EN16931 (PDF)", file: "akretion-factur-x/tests/fixtures/pdf/invoice_EN16931.pdf", profile: "facturx:en16931" },
+  { name: "Factur-X EXTENDED (CII)", file: "zugferd-corpus/ZUGFeRDv2/correct/Mustangproject/testout-ZF2PushReverseCharge.xml", profile: "facturx:extended" },
   { name: "FatturaPA FPR12", file: "zugferd-corpus/fatturaPA/official/valid/IT01234567890_FPR01.xml", profile: "italy-fatturapa-ordinaria-fpr12" },
 ].map((d) => ({ ...d, file: join(CORPUS, d.file) }));
 
 /** The invoice the synthetic many-line documents are made from. */
 export const LINES_SOURCE = PROFILE_DOCUMENTS[0].file;
+
+/**
+ * The corpus has no France CTC invoice, so the EXTENDED one declares EXTENDED-CTC-FR instead: the
+ * France rule files then judge it (it lacks what they require, so it is invalid; the cost is the point).
+ */
+export function franceCtcDocument(dir: string): BenchDocument {
+  const source = PROFILE_DOCUMENTS.find((d) => d.profile === "facturx:extended")!;
+  const file = join(dir, "france-ctc.xml");
+  writeFileSync(file, readFileSync(source.file, "utf8").replace("urn:factur-x.eu:1p0:extended</ram:ID>", "urn.cpro.gouv.fr:1p0:extended-ctc-fr</ram:ID>"));
+  return { name: "France EXTENDED-CTC-FR (CII)", file, profile: "facturx:extended", valid: false };
+}
 
 export interface HttpFigure {
   document: BenchDocument;
@@ -51,7 +65,7 @@ export async function validateOverHttp(base: string, keys: string[], document: B
   const check = await post(0);
   const answer = (await check.json()) as { data?: { valid: boolean; profileDetected?: string } };
   const mismatch =
-    check.status !== 200 || !answer.data?.valid || answer.data.profileDetected !== document.profile
+    check.status !== 200 || answer.data?.valid !== (document.valid ?? true) || answer.data.profileDetected !== document.profile
       ? `status ${check.status}, valid ${answer.data?.valid}, profile ${answer.data?.profileDetected}`
       : undefined;
   return { document, result: await load(post, concurrency, seconds, maxRequests), mismatch };
