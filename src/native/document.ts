@@ -14,13 +14,21 @@ export const enum Kind {
   ProcessingInstruction,
 }
 
+const LEAF: readonly XNode[] = Object.freeze([]);
+
 export class XNode {
-  readonly children: XNode[] = [];
-  readonly attributes: XNode[] = [];
+  readonly children: XNode[];
+  readonly attributes: XNode[];
   order = 0;
   /** The highest order number in this node's subtree (itself when it has none below). */
   end = 0;
-  private cachedString: string | undefined;
+  /** Scratch for set membership during one axis computation (see `childrenOfAll` in xpath/axes.ts). */
+  mark = 0;
+  // Initialized here, like every field, so that all nodes keep one object shape: the name tests
+  // that scan children read nodes of every kind at one call site.
+  private cachedString: string | undefined = undefined;
+  /** Element children by `{ns}local`, built on the first name lookup of a node with many children. */
+  private childIndex: Map<string, XNode[]> | undefined = undefined;
 
   constructor(
     readonly kind: Kind,
@@ -33,7 +41,11 @@ export class XNode {
     readonly qname: string,
     /** The content of attributes, text, comments and processing instructions. */
     readonly value: string,
-  ) {}
+  ) {
+    // Most nodes are text or attributes, which never get children: they share one empty list.
+    this.children = kind === Kind.Element || kind === Kind.Document ? [] : (LEAF as XNode[]);
+    this.attributes = kind === Kind.Element ? [] : (LEAF as XNode[]);
+  }
 
   /** The string value: a document's or element's is the concatenated text of its descendants. */
   stringValue(): string {
@@ -50,6 +62,26 @@ export class XNode {
     return this.cachedString;
   }
 
+  /**
+   * Element children named `key` (a {@link nameKey}) in document order; shared, never to be
+   * mutated. An invoice's root has a child per line, so the rules' `../cbc:X` from every line would
+   * otherwise scan all lines each time.
+   */
+  childrenNamed(key: string): readonly XNode[] {
+    let index = this.childIndex;
+    if (!index) {
+      index = this.childIndex = new Map();
+      for (const child of this.children) {
+        if (child.kind !== Kind.Element) continue;
+        const childKey = nameKey(child.ns, child.local);
+        const list = index.get(childKey);
+        if (list) list.push(child);
+        else index.set(childKey, [child]);
+      }
+    }
+    return index.get(key) ?? NO_NODES;
+  }
+
   root(): XNode {
     let node: XNode = this;
     while (node.parent) node = node.parent;
@@ -57,12 +89,18 @@ export class XNode {
   }
 }
 
+const NO_NODES: readonly XNode[] = [];
+
+/** Fewer children than this are scanned: cheaper than building and consulting a {@link XNode.childrenNamed} index. */
+export const INDEXED_CHILDREN = 16;
+
 export class XDocument {
   readonly node: XNode;
   /** Elements in document order, all of them and by `{ns}local`. */
   readonly elements: XNode[] = [];
-  private readonly byName = new Map<string, XNode[]>();
-  private readonly attributesByName = new Map<string, XNode[]>();
+  /** By namespace, then local name: no key string to build per node. */
+  private readonly byName = new Map<string, Map<string, XNode[]>>();
+  private readonly attributesByName = new Map<string, Map<string, XNode[]>>();
   /** Every node in document order, indexed by order number. */
   readonly nodes: XNode[] = [];
 
@@ -74,50 +112,57 @@ export class XDocument {
 
   /** Elements named `{ns}local` in document order (empty when there are none). */
   named(ns: string, local: string): readonly XNode[] {
-    return this.byName.get(nameKey(ns, local)) ?? [];
+    return this.byName.get(ns)?.get(local) ?? NO_NODES;
   }
 
   /** Attributes named `{ns}local` in document order. */
   attributesNamed(ns: string, local: string): readonly XNode[] {
-    return this.attributesByName.get(nameKey(ns, local)) ?? [];
+    return this.attributesByName.get(ns)?.get(local) ?? NO_NODES;
   }
 
   private number(root: XNode): void {
-    // Iterative, so that deeply nested documents cannot overflow the stack.
-    const stack: [XNode, number][] = [[root, -1]];
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const [node, next] = top;
-      if (next === -1) {
-        node.order = this.nodes.length;
-        this.nodes.push(node);
+    // Iterative, so that deeply nested documents cannot overflow the stack: the open nodes and the next child of each.
+    const open: XNode[] = [root];
+    const next: number[] = [-1];
+    const nodes = this.nodes;
+    while (open.length) {
+      const top = open.length - 1;
+      const node = open[top];
+      const at = next[top];
+      if (at === -1) {
+        node.order = nodes.length;
+        nodes.push(node);
         if (node.kind === Kind.Element) {
           this.elements.push(node);
-          const key = nameKey(node.ns, node.local);
-          const list = this.byName.get(key);
-          if (list) list.push(node);
-          else this.byName.set(key, [node]);
+          index(this.byName, node);
           for (const attribute of node.attributes) {
-            attribute.order = attribute.end = this.nodes.length;
-            this.nodes.push(attribute);
-            const attributeKey = nameKey(attribute.ns, attribute.local);
-            const attributes = this.attributesByName.get(attributeKey);
-            if (attributes) attributes.push(attribute);
-            else this.attributesByName.set(attributeKey, [attribute]);
+            attribute.order = attribute.end = nodes.length;
+            nodes.push(attribute);
+            index(this.attributesByName, attribute);
           }
         }
-        top[1] = 0;
+        next[top] = 0;
         continue;
       }
-      if (next < node.children.length) {
-        top[1] = next + 1;
-        stack.push([node.children[next], -1]);
+      if (at < node.children.length) {
+        next[top] = at + 1;
+        open.push(node.children[at]);
+        next.push(-1);
         continue;
       }
-      node.end = this.nodes.length - 1;
-      stack.pop();
+      node.end = nodes.length - 1;
+      open.pop();
+      next.pop();
     }
   }
+}
+
+function index(byName: Map<string, Map<string, XNode[]>>, node: XNode): void {
+  let locals = byName.get(node.ns);
+  if (!locals) byName.set(node.ns, (locals = new Map()));
+  const list = locals.get(node.local);
+  if (list) list.push(node);
+  else locals.set(node.local, [node]);
 }
 
 /** Every tree's index by its root: the source document and the temporary trees XSLT functions build. */

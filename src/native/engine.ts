@@ -16,16 +16,17 @@ import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type Locati
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";
 import { readXml } from "./xml-reader.ts";
 import { compileFunctions } from "./xslt-function.ts";
-import { compileXPath } from "./xpath/compile.ts";
+import { compileTestXPath, compileXPath, type Test } from "./xpath/compile.ts";
 import { Lazy, Scope, type Evaluate, type Frame, type Runtime } from "./xpath/context.ts";
-import { fail } from "./xpath/errors.ts";
-import { effectiveBoolean } from "./xpath/values.ts";
+import { fail, XPathError } from "./xpath/errors.ts";
 
 type CompiledPart = { text: string } | { value: Evaluate } | { name: Evaluate };
 
 interface CompiledCheck {
+  /** The test as written, naming a check without an id in a {@link RuleProfile}. */
+  source: string;
   assert: boolean;
-  test: Evaluate;
+  test: Test;
   ruleId: string | null;
   flag: string | null;
   subject: Evaluate;
@@ -43,6 +44,8 @@ interface CompiledPattern {
   rules: CompiledRule[];
   /** Rules by index key, in rule order; wildcard rules are merged into each key's list on first use. */
   byKey: Map<string, CompiledRule[]>;
+  /** The same for elements, by namespace and then local name: no key string to build per node. */
+  byName?: Map<string, Map<string, CompiledRule[]>>;
   keys: Set<string>;
 }
 
@@ -76,7 +79,11 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
   // xsl:function bodies see the emitted stylesheet's bindings (the schema's, xsl, svrl, xs) under their own.
   const stylesheetNamespaces = new Map([["xsl", "http://www.w3.org/1999/XSL/Transform"], ["svrl", "http://purl.oclc.org/dsdl/svrl"], ...namespaces]);
   const functions = compileFunctions(schema.xslt, stylesheetNamespaces, globalSlots);
-  const scope = () => new Scope(namespaces, globalSlots, functions);
+  // document() hands out one tree per href, as XSLT's stable document() does.
+  const opened = new Map<string, XDocument | undefined>();
+  const resolve = options.documents;
+  const documents = resolve && ((href: string) => (opened.has(href) ? opened.get(href) : opened.set(href, resolve(href)).get(href)));
+  const scope = () => new Scope(namespaces, globalSlots, functions, documents);
   const globals = globalLets.map((let_) => ({ value: compileXPath(letValue(let_), scope()) }));
   const patterns = schema.patterns.map((pattern) => {
     const rules = pattern.rules.map((rule) => {
@@ -88,8 +95,37 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
           items.push({ let: value, slot: ruleScope.declare(item.name) });
         } else items.push({ check: compileCheck(item, rule.subject, ruleScope) });
       }
-      return { context: compilePattern(rule.context, scope()), items };
+      const context = notMatchingOnError(compilePattern(rule.context, scope()));
+      if (schema.visitsAttributes !== false) return { context, items };
+      // A traversal of elements only (`apply-templates select="*"`) never offers an attribute to a rule.
+      const elementsOnly: MatchPattern = {
+        keys: context.keys.filter((key) => key !== ANY_ATTRIBUTE),
+        absolute: context.absolute,
+        matches: (node, runtime) => node.kind !== Kind.Attribute && context.matches(node, runtime),
+      };
+      return { context: elementsOnly, items };
     });
+    if (pattern.rules.some((rule) => rule.descends === false)) {
+      // A rule that does not traverse onwards hides its node's attributes and descendants from the
+      // whole pattern: a node is visited only while no visited ancestor fired such a rule.
+      const contexts = rules.map((rule) => rule.context);
+      const ending = pattern.rules.map((rule) => rule.descends === false);
+      const stopsAt = new WeakMap<XNode, boolean>();
+      const hidden = (node: XNode, runtime: Runtime): boolean => {
+        const parent = node.parent;
+        if (!parent) return false;
+        let stops = stopsAt.get(parent);
+        if (stops === undefined) {
+          stops = hidden(parent, runtime) || ending[contexts.findIndex((context) => context.matches(parent, runtime))] === true;
+          stopsAt.set(parent, stops);
+        }
+        return stops;
+      };
+      rules.forEach((rule, i) => {
+        const context = contexts[i];
+        rule.context = { ...context, matches: (node, runtime) => !hidden(node, runtime) && context.matches(node, runtime) };
+      });
+    }
     const byKey = new Map<string, CompiledRule[]>();
     const keys = new Set<string>();
     for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
@@ -98,14 +134,33 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
   return { globals, patterns, locations: schema.locations ?? "skeleton" };
 }
 
+/**
+ * A dynamic error while matching a rule context makes the rule not match that node, as on Saxon-HE
+ * (XSLT 2.0's recovery action, XSLT 3.0's rule); the node goes on to the pattern's next rules.
+ */
+function notMatchingOnError(context: MatchPattern): MatchPattern {
+  return {
+    ...context,
+    matches: (node, runtime) => {
+      try {
+        return context.matches(node, runtime);
+      } catch (error) {
+        if (error instanceof XPathError) return false;
+        throw error;
+      }
+    },
+  };
+}
+
 function letValue(let_: Let): string {
   return let_.value ?? fail("XTSE0010", `let $${let_.name} given as element content is not supported natively`);
 }
 
 function compileCheck(check: Check, ruleSubject: string | undefined, scope: Scope): CompiledCheck {
   return {
+    source: check.test,
     assert: check.kind === "assert",
-    test: compileXPath(check.test, scope),
+    test: compileTestXPath(check.test, scope),
     ruleId: check.id || null,
     flag: check.flag || null,
     subject: compileXPath(check.subject ?? ruleSubject ?? SELF, scope),
@@ -127,8 +182,14 @@ function compilePart(part: MessagePart, scope: Scope): CompiledPart[] {
   }
 }
 
+/**
+ * Milliseconds spent per check (by rule id, else its test) and per rule context match, summed over
+ * runs; a lazy let is charged to the first check that forces it. Only for finding hot spots.
+ */
+export type RuleProfile = Map<string, { ms: number; count: number }>;
+
 /** Judges one document (bytes or text) with a compiled plan. Throws XPathError when the rules stop on it. */
-export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument): Finding[] {
+export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profile?: RuleProfile): Finding[] {
   const document = typeof xml === "string" || xml instanceof Uint8Array ? readXml(xml) : xml;
   const globals: Frame = plan.globals.map(
     ({ value }) => new Lazy(() => value({ item: document.node, position: 1, size: 1 }, { document, globals, locals: [] })),
@@ -138,6 +199,13 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument): Findi
   const matching: Runtime = { document, globals, locals: [] };
   for (const pattern of plan.patterns) {
     for (const node of candidates(pattern, document)) {
+      if (profile) {
+        const started = performance.now();
+        const rule = rulesFor(pattern, node).find((candidate) => candidate.context.matches(node, matching));
+        charge(profile, `match ${node.qname || "/"}`, started);
+        if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, profile);
+        continue;
+      }
       const rule = rulesFor(pattern, node).find((candidate) => candidate.context.matches(node, matching));
       if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings);
     }
@@ -145,7 +213,16 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument): Findi
   return findings;
 }
 
-function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: FindingLocator, findings: Finding[]): void {
+function charge(profile: RuleProfile, key: string, started: number): void {
+  const entry = profile.get(key);
+  const ms = performance.now() - started;
+  if (entry) {
+    entry.ms += ms;
+    entry.count++;
+  } else profile.set(key, { ms, count: 1 });
+}
+
+function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: FindingLocator, findings: Finding[], profile?: RuleProfile): void {
   const focus = { item: node, position: 1, size: 1 };
   for (const item of rule.items) {
     if ("let" in item) {
@@ -154,7 +231,10 @@ function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Findin
       continue;
     }
     const check = item.check;
-    if (effectiveBoolean(check.test(focus, runtime)) === check.assert) continue;
+    const started = profile ? performance.now() : 0;
+    const holds = check.test(focus, runtime) === check.assert;
+    if (profile) charge(profile, check.ruleId ?? check.source, started);
+    if (holds) continue;
     const location = locator.locate(check.subject(focus, runtime));
     let message = "";
     for (const part of check.message) {
@@ -187,7 +267,12 @@ function candidates(pattern: CompiledPattern, document: XDocument): readonly XNo
   }
   const nonEmpty = lists.filter((list) => list.length);
   if (nonEmpty.length <= 1) return nonEmpty[0] ?? [];
-  return nonEmpty.flat().sort((a, b) => a.order - b.order);
+  // Merged by order number, in one pass over the document instead of a sort.
+  const picked = new Uint8Array(document.nodes.length);
+  for (const list of nonEmpty) for (const node of list) picked[node.order] = 1;
+  const merged: XNode[] = [];
+  for (let order = 0; order < picked.length; order++) if (picked[order]) merged.push(document.nodes[order]);
+  return merged;
 }
 
 function splitKey(key: string): [string, string] {
@@ -197,7 +282,18 @@ function splitKey(key: string): [string, string] {
 }
 
 function rulesFor(pattern: CompiledPattern, node: XNode): CompiledRule[] {
-  const key = node.kind === Kind.Document ? DOCUMENT : node.kind === Kind.Attribute ? ANY_ATTRIBUTE : nameKey(node.ns, node.local);
+  if (node.kind === Kind.Element) {
+    const byName = (pattern.byName ??= new Map());
+    let locals = byName.get(node.ns);
+    if (!locals) byName.set(node.ns, (locals = new Map()));
+    let rules = locals.get(node.local);
+    if (!rules) locals.set(node.local, (rules = rulesForKey(pattern, nameKey(node.ns, node.local), node)));
+    return rules;
+  }
+  return rulesForKey(pattern, node.kind === Kind.Document ? DOCUMENT : ANY_ATTRIBUTE, node);
+}
+
+function rulesForKey(pattern: CompiledPattern, key: string, node: XNode): CompiledRule[] {
   let rules = pattern.byKey.get(key);
   if (!rules) {
     const wildcard = node.kind === Kind.Element ? ANY_ELEMENT : null;

@@ -6,7 +6,7 @@
 import { Kind, nameKey, XNode } from "./document.ts";
 import type { Expr } from "./xpath/ast.ts";
 import { compileTest, type CompiledTest } from "./xpath/axes.ts";
-import { compile, isBooleanPredicate } from "./xpath/compile.ts";
+import { compile, compileBoolean, isBooleanPredicate, type Test } from "./xpath/compile.ts";
 import type { Evaluate, Runtime, Scope } from "./xpath/context.ts";
 import { effectiveBoolean } from "./xpath/values.ts";
 import { fail } from "./xpath/errors.ts";
@@ -21,7 +21,8 @@ export const DOCUMENT = "/";
 interface PatternStep {
   test: CompiledTest;
   attribute: boolean;
-  predicates: { evaluate: Evaluate; positional: boolean }[];
+  /** A predicate that may be a position counts among the node's like-named siblings; any other is a test of the node alone. */
+  predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test })[];
   /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
   separator: "/" | "//";
 }
@@ -112,7 +113,9 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
     steps.push({
       test: compileTest(step.test, step.axis, scope),
       attribute: step.axis === "attribute",
-      predicates: step.predicates.map((predicate) => ({ evaluate: compile(predicate, scope), positional: !isBooleanPredicate(predicate) })),
+      predicates: step.predicates.map((predicate) =>
+        isBooleanPredicate(predicate) ? { positional: false as const, test: compileBoolean(predicate, scope) } : { positional: true as const, evaluate: compile(predicate, scope) },
+      ),
       separator,
     });
     separator = "/";
@@ -158,9 +161,10 @@ function matchStep(branch: Branch, index: number, node: XNode, runtime: Runtime)
 
 /** A predicate of a pattern step sees the node's position among its siblings that pass the step's test. */
 function predicateHolds(predicate: PatternStep["predicates"][number], step: PatternStep, node: XNode, runtime: Runtime): boolean {
+  if (!predicate.positional) return predicate.test({ item: node, position: 1, size: 1 }, runtime);
   let position = 1;
   let size = 1;
-  if (predicate.positional && node.parent) {
+  if (node.parent) {
     const siblings = (step.attribute ? node.parent.attributes : node.parent.children).filter((sibling) => step.test.matches(sibling));
     position = siblings.indexOf(node) + 1;
     size = siblings.length;

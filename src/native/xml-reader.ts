@@ -24,18 +24,15 @@ export function readXml(input: string | Uint8Array): XDocument {
   const document = new XNode(Kind.Document, null, "", "", "", "");
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let current = document;
-  const scopes: Map<string, string>[] = [new Map([["xml", XML_NS]])];
+  // The namespace bindings in scope, copied only where an element declares some; one entry per open element.
+  let bindings = new Map([["xml", XML_NS]]);
+  const scopes: Map<string, string>[] = [];
   const fail = (message: string): never => {
     throw new XmlError(message, pos);
   };
-  const resolve = (prefix: string): string => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const uri = scopes[i].get(prefix);
-      if (uri !== undefined) return uri;
-    }
-    return prefix === "" ? "" : fail(`undeclared prefix "${prefix}"`);
-  };
+  const resolve = (prefix: string): string => bindings.get(prefix) ?? (prefix === "" ? "" : fail(`undeclared prefix "${prefix}"`));
   let sawRoot = false;
+  const names = new Map<string, Name>();
 
   while (pos < text.length) {
     const lt = text.indexOf("<", pos);
@@ -77,7 +74,7 @@ export function readXml(input: string | Uint8Array): XDocument {
       while (isSpace(text.charCodeAt(pos))) pos++;
       if (text[pos] !== ">") fail("malformed end tag");
       pos++;
-      scopes.pop();
+      bindings = scopes.pop()!;
       current = current.parent!;
     } else {
       if (current === document && sawRoot) fail("more than one root element");
@@ -115,34 +112,52 @@ export function readXml(input: string | Uint8Array): XDocument {
         raw.push([name, unescape(rawValue.replace(/[\t\n]/g, " "), pos, fail)]);
         pos = close + 1;
       }
-      const scope = new Map<string, string>();
+      scopes.push(bindings);
       for (const [name, value] of raw) {
-        if (name === "xmlns") scope.set("", value);
-        else if (name.startsWith("xmlns:")) scope.set(name.slice(6), value);
+        if (name !== "xmlns" && !name.startsWith("xmlns:")) continue;
+        if (bindings === scopes[scopes.length - 1]) bindings = new Map(bindings);
+        bindings.set(name === "xmlns" ? "" : name.slice(6), value);
       }
-      scopes.push(scope);
-      const [prefix, local] = split(qname);
-      const element = new XNode(Kind.Element, current, resolve(prefix), local, qname, "");
-      const seen = new Set<string>();
+      const [prefix, local, name] = split(qname);
+      const element = new XNode(Kind.Element, current, resolve(prefix), local, name, "");
+      // A scan finds a duplicate among the usual few attributes; many would make it quadratic.
+      const seen = raw.length > 8 ? new Set<string>() : null;
       for (const [name, value] of raw) {
         if (name === "xmlns" || name.startsWith("xmlns:")) continue;
-        const [attributePrefix, attributeLocal] = split(name);
+        const [attributePrefix, attributeLocal, attributeName] = split(name);
         const ns = attributePrefix ? resolve(attributePrefix) : "";
-        const key = `{${ns}}${attributeLocal}`;
-        if (seen.has(key) || ns === XMLNS_NS) fail(`duplicate attribute ${name}`);
-        seen.add(key);
-        element.attributes.push(new XNode(Kind.Attribute, element, ns, attributeLocal, name, value));
+        const duplicate = seen
+          ? seen.size === seen.add(`{${ns}}${attributeLocal}`).size
+          : element.attributes.some((other) => other.local === attributeLocal && other.ns === ns);
+        if (duplicate || ns === XMLNS_NS) fail(`duplicate attribute ${name}`);
+        element.attributes.push(new XNode(Kind.Attribute, element, ns, attributeLocal, attributeName, value));
       }
       current.children.push(element);
       if (current === document) sawRoot = true;
-      if (selfClosing) scopes.pop();
+      if (selfClosing) bindings = scopes.pop()!;
       else current = element;
     }
   }
   if (current !== document) fail(`unclosed element <${current.qname}>`);
   if (!sawRoot) fail("no root element");
   return new XDocument(document);
+
+  /**
+   * Prefix, local name and the name itself, one string object per distinct name, so that the
+   * indexes and name tests compare and hash the same few strings instead of a copy per node.
+   */
+  function split(qname: string): Name {
+    let name = names.get(qname);
+    if (!name) {
+      const colon = qname.indexOf(":");
+      name = colon < 0 ? ["", qname, qname] : [qname.slice(0, colon), qname.slice(colon + 1), qname];
+      names.set(qname, name);
+    }
+    return name;
+  }
 }
+
+type Name = [prefix: string, local: string, qname: string];
 
 function addText(parent: XNode, value: string): void {
   if (!value) return;
@@ -150,11 +165,6 @@ function addText(parent: XNode, value: string): void {
   // Adjacent text (around a CDATA section or a comment-free entity) is one text node in XPath.
   if (last?.kind === Kind.Text) parent.children[parent.children.length - 1] = new XNode(Kind.Text, parent, "", "", "", last.value + value);
   else parent.children.push(new XNode(Kind.Text, parent, "", "", "", value));
-}
-
-function split(qname: string): [string, string] {
-  const colon = qname.indexOf(":");
-  return colon < 0 ? ["", qname] : [qname.slice(0, colon), qname.slice(colon + 1)];
 }
 
 function isSpace(code: number): boolean {

@@ -78,6 +78,12 @@ export interface Rule {
   role?: string;
   subject?: string;
   items: RuleItem[];
+  /**
+   * False when the pattern's traversal stops at a node this rule fires on, so the pattern never
+   * visits that node's attributes and descendants: published skeleton XSLT whose rule template does
+   * not apply templates onwards. Absent: the traversal continues, as our emitter writes it.
+   */
+  descends?: boolean;
   origin: Origin;
 }
 
@@ -118,6 +124,14 @@ export interface Schema {
    * How the stylesheet this model stands for writes a finding's `location`: the ISO skeleton's
    * `/*:Invoice[namespace-uri()='…'][1]` form (default; also what our emitter writes) or SchXslt's.
    * Set by the native engine's readers of published XSLT, never by the `.sch` front end.
+   * `skeleton-prefixed` is the skeleton build whose `schematron-select-full-path` goes through
+   * `schematron-get-full-path-3` (`/ubl:Invoice/cac:X[1]`), as in XRechnung 2.4.0.
    */
-  locations?: "skeleton" | "schxslt";
+  locations?: "skeleton" | "skeleton-prefixed" | "schxslt";
+  /**
+   * Whether each pattern's traversal visits attributes (`apply-templates select="@*|*"`, the
+   * default and what our emitter writes) or elements only (`select="*"`, as some skeleton builds
+   * write): then no rule ever fires on an attribute. Set by the readers of published XSLT.
+   */
+  visitsAttributes?: boolean;
 }

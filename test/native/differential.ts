@@ -3,7 +3,7 @@
 // run stopped with), plus per-document native timings.
 
 import { readFileSync } from "node:fs";
-import { compileSchema, runPlan } from "../../src/native/engine.ts";
+import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
 import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
@@ -26,7 +26,11 @@ export interface DifferentialReport {
 }
 
 export async function differential(sch: string, xslt: string, documents: string[]): Promise<DifferentialReport> {
-  const plan = compileSchema(parseSchematron(sch));
+  return differentialPlan(compileSchema(parseSchematron(sch)), xslt, documents);
+}
+
+/** The same comparison for a plan compiled by the caller (e.g. from the published XSLT itself). */
+export async function differentialPlan(plan: Plan, xslt: string, documents: string[]): Promise<DifferentialReport> {
   const started = performance.now();
   const reference = await runSaxonHe(xslt, documents);
   const saxonTotalMs = performance.now() - started;

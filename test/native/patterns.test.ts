@@ -61,6 +61,47 @@ describe.skipIf(skip !== null)("XSLT 3.0 parenthesized match patterns", () => {
   });
 });
 
+// A dynamic error while matching a rule context (here normalize-space() of two items, also through a
+// global variable) makes Saxon-HE treat the rule as not matching; the same variable used later in an
+// assert stops the run with the original error.
+const ERRORS_SCHEMA = `<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+  <ns prefix="p" uri="urn:p"/>
+  <let name="bad" value="normalize-space(//p:c)"/>
+  <pattern>${rule("E1", "p:a[normalize-space(p:c) = '1']", "a with c 1").replace(/^<pattern>|<\/pattern>$/g, "")}
+    <rule context="p:a"><report id="E2" test="true()">other a</report></rule></pattern>
+  <pattern><rule context="p:b[$bad = '1']"><report id="E3" test="true()">b</report></rule>
+    <rule context="p:b"><report id="E4" test="true()">b fallback</report></rule></pattern>
+  <pattern><rule context="p:d"><assert id="E5" test="$bad != ''">uses bad</assert></rule></pattern>
+</schema>`;
+
+const ERROR_DOCUMENTS = [
+  `<p:r xmlns:p="urn:p"><p:a><p:c>1</p:c></p:a><p:b/></p:r>`,
+  `<p:r xmlns:p="urn:p"><p:a><p:c>1</p:c><p:c>1</p:c></p:a><p:b/><p:a><p:c>1</p:c></p:a></p:r>`,
+  `<p:r xmlns:p="urn:p"><p:a><p:c>1</p:c><p:c>2</p:c></p:a><p:b/><p:d/></p:r>`,
+];
+
+describe.skipIf(skip !== null)("dynamic errors in rule contexts", () => {
+  test("make the rule not match, as on Saxon-HE, and a failed variable fails again where it is used", async () => {
+    const work = mkdtempSync(join(tmpdir(), "native-pattern-errors-"));
+    try {
+      const sch = join(work, "errors.sch");
+      writeFileSync(sch, ERRORS_SCHEMA);
+      const xslt = join(work, "errors.xsl");
+      writeFileSync(xslt, await schematronToXslt(sch));
+      const documents = ERROR_DOCUMENTS.map((xml, i) => {
+        const path = join(work, `doc${i}.xml`);
+        writeFileSync(path, xml);
+        return path;
+      });
+      const report = await differential(sch, xslt, documents);
+      expect(report.differences).toEqual([]);
+      expect({ identical: report.identical, stopped: report.bothStopped }).toEqual({ identical: 2, stopped: 1 });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
 test("a possibly positional predicate on a relative union is refused at compile time", () => {
   const work = mkdtempSync(join(tmpdir(), "native-patterns-"));
   try {

@@ -3,7 +3,7 @@
  * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
  * which is the order positional predicates count in.
  */
-import { Kind, treeOf, XNode, type XDocument } from "../document.ts";
+import { INDEXED_CHILDREN, Kind, nameKey, treeOf, XNode, type XDocument } from "../document.ts";
 import type { Axis, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 
@@ -11,6 +11,8 @@ export interface CompiledTest {
   matches(node: XNode): boolean;
   /** Set when the test names one element (or, on the attribute axis, attribute) name exactly, so the per-name index can answer it. */
   name?: { ns: string; local: string };
+  /** The {@link nameKey} of `name`. */
+  key?: string;
 }
 
 export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
@@ -29,10 +31,17 @@ export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledT
   const principal = axis === "attribute" ? Kind.Attribute : Kind.Element;
   const ns = test.prefix === null ? null : scope.namespace(test.prefix);
   const local = test.local;
+  // The exact name, the usual case, tests the local name first: it tells most siblings apart at once.
   const result: CompiledTest = {
-    matches: (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns),
+    matches:
+      local !== null && ns !== null
+        ? (node) => node.local === local && node.ns === ns && node.kind === principal
+        : (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns),
   };
-  if (ns !== null && local !== null) result.name = { ns, local };
+  if (ns !== null && local !== null) {
+    result.name = { ns, local };
+    result.key = nameKey(ns, local);
+  }
   return result;
 }
 
@@ -43,8 +52,7 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
   const out: XNode[] = [];
   switch (axis) {
     case "child":
-      for (const child of node.children) if (test.matches(child)) out.push(child);
-      return out;
+      return childNodes(node, test) as XNode[];
     case "attribute":
       for (const attribute of node.attributes) if (test.matches(attribute)) out.push(attribute);
       return out;
@@ -82,6 +90,10 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
       // Everything after this node's subtree, attributes excluded.
       document = treeOf(node, document);
       const start = (node.kind === Kind.Attribute ? node.parent! : node).end + 1;
+      if (test.name) {
+        const named = document.named(test.name.ns, test.name.local);
+        return named.slice(lowerBound(named, start)) as XNode[];
+      }
       for (let i = start; i < document.nodes.length; i++) {
         const candidate = document.nodes[i];
         if (candidate.kind !== Kind.Attribute && test.matches(candidate)) out.push(candidate);
@@ -92,6 +104,12 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
       // Everything before this node that is not an ancestor, attributes excluded; nearest first.
       document = treeOf(node, document);
       const self = node.kind === Kind.Attribute ? node.parent! : node;
+      // Duplicate checks (`preceding::cbc:PaymentID`) read the per-name list, not every node before.
+      if (test.name) {
+        const named = document.named(test.name.ns, test.name.local);
+        for (let i = lowerBound(named, self.order) - 1; i >= 0; i--) if (named[i].end < self.order) out.push(named[i]);
+        return out;
+      }
       for (let i = self.order - 1; i >= 0; i--) {
         const candidate = document.nodes[i];
         if (candidate.kind === Kind.Attribute || candidate.end >= self.order) continue;
@@ -100,6 +118,40 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
       return out;
     }
   }
+}
+
+/** Children of `node` that pass a child-axis `test`; when read from the node's name index, shared: never mutate. */
+export function childNodes(node: XNode, test: CompiledTest): readonly XNode[] {
+  const children = node.children;
+  if (test.key !== undefined && children.length >= INDEXED_CHILDREN) return node.childrenNamed(test.key);
+  const out: XNode[] = [];
+  for (const child of children) if (test.matches(child)) out.push(child);
+  return out;
+}
+
+let marking = 0;
+
+/**
+ * The children passing a named `test` of many `parents` (a path's `lines/cac:Item`), in document
+ * order, from the document's per-name list when that is shorter than all their children together
+ * (the CEN rules walk every line's item dozens of times); null when scanning the children is
+ * cheaper or the parents are not all in one indexed tree.
+ */
+export function childrenOfAll(parents: readonly XNode[], test: CompiledTest, document: XDocument): XNode[] | null {
+  if (!test.name) return null;
+  const tree = treeOf(parents[0], document);
+  const token = ++marking;
+  let children = 0;
+  for (const parent of parents) {
+    if (tree.nodes[parent.order] !== parent) return null;
+    parent.mark = token;
+    children += parent.children.length;
+  }
+  const named = tree.named(test.name.ns, test.name.local);
+  if (named.length >= children) return null;
+  const out: XNode[] = [];
+  for (const node of named) if (node.parent!.mark === token) out.push(node);
+  return out;
 }
 
 function walkDescendants(node: XNode, test: CompiledTest, out: XNode[]): void {

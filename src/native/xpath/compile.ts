@@ -3,15 +3,16 @@
  * depend on the document: namespace prefixes, node tests, variable slots, function bindings and
  * literal values. Evaluation is then a tree of direct calls with no name lookups.
  */
-import { Kind, XNode } from "../document.ts";
+import { Kind, XNode, type XDocument } from "../document.ts";
 import type { Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
-import { CAST_TARGETS, castAtomic, isNumeric, typeName, Untyped } from "./atomic.ts";
-import { axisNodes, compileTest, descendantAttributes, documentOrder, REVERSE_AXES, type CompiledTest } from "./axes.ts";
+import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
+import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, REVERSE_AXES, type CompiledTest } from "./axes.ts";
 import { functionKey, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
-import { BUILT_INS, documentNode } from "./functions.ts";
+import { dependence, Depends, hoist, hoistPerNode, worthHoisting } from "./hoist.ts";
+import { BUILT_INS, documentNode, openDocument } from "./functions.ts";
 import {
   arithmetic,
   atomize,
@@ -28,12 +29,110 @@ import {
 
 const EMPTY: Sequence = [];
 
+const TRUE: Sequence = [true];
+const FALSE: Sequence = [false];
+
+export type Test = (focus: Focus, runtime: Runtime) => boolean;
+
+/** Like {@link compileXPath}, for a test: the expression's effective boolean value. */
+export function compileTestXPath(source: string, scope: Scope): Test {
+  return compileBoolean(parseXPath(source), scope);
+}
+
+/**
+ * An expression in a boolean context (a test, a predicate that is never a position, a condition):
+ * its effective boolean value, with `and`, `or`, `not`, `exists`, `empty`, comparisons and plain
+ * child or attribute steps answered without building the sequences they would return.
+ */
+export function compileBoolean(expr: Expr, scope: Scope): Test {
+  switch (expr.kind) {
+    case "sequence":
+      if (expr.items.length === 1) return compileBoolean(expr.items[0], scope);
+      break;
+    case "binary": {
+      const { op } = expr;
+      if (op === "and" || op === "or") {
+        const left = compileBoolean(expr.left, scope);
+        const right = compileBoolean(expr.right, scope);
+        return op === "and" ? (focus, runtime) => left(focus, runtime) && right(focus, runtime) : (focus, runtime) => left(focus, runtime) || right(focus, runtime);
+      }
+      if (op === "=" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
+        const left = compile(expr.left, scope);
+        const right = compile(expr.right, scope);
+        return (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
+      }
+      break;
+    }
+    case "call": {
+      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      const [list, needle] = expr.args;
+      if (name === "contains" && expr.args.length === 2 && list.kind === "literal" && typeof list.value === "string") {
+        const tokens = codeList(list.value);
+        if (tokens) return compileCodeListTest(list.value, tokens, compile(needle, scope));
+      }
+      if (expr.args.length !== 1) break;
+      if (name === "not") {
+        const operand = compileBoolean(expr.args[0], scope);
+        return (focus, runtime) => !operand(focus, runtime);
+      }
+      if (name === "boolean") return compileBoolean(expr.args[0], scope);
+      if (name === "exists" || name === "empty") {
+        const operand = compile(expr.args[0], scope);
+        return name === "exists" ? (focus, runtime) => operand(focus, runtime).length > 0 : (focus, runtime) => operand(focus, runtime).length === 0;
+      }
+      break;
+    }
+    case "step":
+      if (!expr.predicates.length && (expr.axis === "child" || expr.axis === "attribute")) {
+        const test = compileTest(expr.test, expr.axis, scope);
+        const attribute = expr.axis === "attribute";
+        return (focus) => {
+          const node = focus.item;
+          if (!(node instanceof XNode)) return fail("XPTY0020", `the context item of an axis step is not a node`);
+          if (attribute) return node.attributes.some(test.matches);
+          return childNodes(node, test).length > 0;
+        };
+      }
+      break;
+  }
+  const evaluate = compile(expr, scope);
+  return (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
+}
+
+/** The codes of a code list written as `' A B C '` (single spaces, one before and after), or null. */
+function codeList(text: string): Set<string> | null {
+  return /^ (?:[^ ]+ )+$/.test(text) ? new Set(text.slice(1, -1).split(" ")) : null;
+}
+
+/**
+ * `contains(' A B C ', concat(' ', $code, ' '))`, the code-list test of the CEN rules, as a set
+ * lookup: on a list of thousands of codes, searching for a needle that starts with a space stops
+ * at every code. Any other needle is searched as before.
+ */
+function compileCodeListTest(list: string, codes: Set<string>, needle: Evaluate): Test {
+  return (focus, runtime) => {
+    const value = singleAtomic(needle(focus, runtime), "the argument of contains()");
+    const text = value === null ? "" : stringOf(value);
+    if (text.length > 2 && text.charCodeAt(0) === 32 && text.charCodeAt(text.length - 1) === 32 && text.indexOf(" ", 1) === text.length - 1) {
+      return codes.has(text.slice(1, -1));
+    }
+    return list.includes(text);
+  };
+}
+
 /** Parses and compiles one XPath expression; static errors (syntax, unknown function or prefix) throw here. */
 export function compileXPath(source: string, scope: Scope): Evaluate {
   return compile(parseXPath(source), scope);
 }
 
 export function compile(expr: Expr, scope: Scope): Evaluate {
+  if (PER_NODE.has(expr)) return hoistPerNode(expr, scope, () => compileExpr(expr, scope));
+  const depends = dependence(expr, scope);
+  if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
+  return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
+}
+
+function compileExpr(expr: Expr, scope: Scope): Evaluate {
   switch (expr.kind) {
     case "literal": {
       const { value } = expr;
@@ -70,8 +169,13 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
     }
     case "call":
       return compileCall(expr.name, expr.args, scope);
-    case "binary":
+    case "binary": {
+      if (expr.op === "and" || expr.op === "or") {
+        const test = compileBoolean(expr, scope);
+        return (focus, runtime) => (test(focus, runtime) ? TRUE : FALSE);
+      }
       return compileBinary(expr.op, compile(expr.left, scope), compile(expr.right, scope));
+    }
     case "unary": {
       const operand = compile(expr.operand, scope);
       if (expr.op === "+") return operand;
@@ -83,10 +187,10 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
       };
     }
     case "if": {
-      const condition = compile(expr.condition, scope);
+      const condition = compileBoolean(expr.condition, scope);
       const then = compile(expr.then, scope);
       const otherwise = compile(expr.else, scope);
-      return (focus, runtime) => (effectiveBoolean(condition(focus, runtime)) ? then : otherwise)(focus, runtime);
+      return (focus, runtime) => (condition(focus, runtime) ? then : otherwise)(focus, runtime);
     }
     case "for":
     case "quantified":
@@ -141,6 +245,13 @@ function instanceOf(item: Item, type: string): boolean {
 
 function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   const name = rawName.startsWith("fn:") ? rawName.slice(3) : rawName;
+  if (name === "document") {
+    const [href] = args;
+    if (args.length !== 1 || href.kind !== "literal" || typeof href.value !== "string") fail("XTSE0010", "document() other than with one string literal is not supported natively");
+    const documents = scope.documents ?? fail("XTSE0010", `document('${href.value}') needs the documents the rules may open (CompileOptions.documents)`);
+    const uri = href.value;
+    return () => openDocument(uri, documents);
+  }
   const builtIn = BUILT_INS[name];
   if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
@@ -259,6 +370,15 @@ function nodesOf(items: Sequence, op: string): XNode[] {
 /** General comparison: true when some pair of atomized items compares true; stops at the first. */
 function generalComparison(left: Sequence, right: Sequence, op: ComparisonOp): boolean {
   if (left.length === 0 || right.length === 0) return false;
+  // The rules' commonest test, nodes `=` a string literal: an untyped node compares as its string value.
+  if ((op === "=" || op === "!=") && right.length === 1 && typeof right[0] === "string") {
+    const text = right[0];
+    const equal = op === "=";
+    for (const item of left) {
+      if (item instanceof XNode ? (item.stringValue() === text) === equal : generalCompare(atomize(item), text, op)) return true;
+    }
+    return false;
+  }
   const b = right.length === 1 ? [atomize(right[0])] : right.map(atomize);
   for (const item of left) {
     const a = atomize(item);
@@ -272,9 +392,11 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
     const value = compile(binding.value, scope);
     return { value, slot: scope.declare(binding.name) };
   });
-  const body = compile(expr.body, scope);
+  // Compiled while the range variables are in scope: the return expression, or the test of some/every.
+  const body = expr.kind === "for" ? compile(expr.body, scope) : null;
+  const satisfies = expr.kind === "quantified" ? compileBoolean(expr.body, scope) : null;
   scope.release(bindings.length);
-  if (expr.kind === "for") {
+  if (body) {
     return (focus, runtime) => {
       const out: Item[] = [];
       const loop = (depth: number) => {
@@ -289,13 +411,13 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
       return out;
     };
   }
-  const every = expr.every;
+  const every = (expr as Extract<Expr, { kind: "quantified" }>).every;
   return (focus, runtime) => {
     const search = (depth: number): boolean => {
       const { value, slot } = bindings[depth];
       for (const item of value(focus, runtime)) {
         runtime.locals[slot] = [item];
-        const satisfied = depth + 1 < bindings.length ? search(depth + 1) : effectiveBoolean(body(focus, runtime));
+        const satisfied = depth + 1 < bindings.length ? search(depth + 1) : satisfies!(focus, runtime);
         if (satisfied !== every) return satisfied;
       }
       return every;
@@ -312,6 +434,15 @@ function compilePredicate(expr: Expr, scope: Scope): Filter {
   if (expr.kind === "literal" && typeof expr.value === "object" && "integer" in expr.value) {
     const index = Number(expr.value.integer) - 1;
     return (items) => (index >= 0 && index < items.length ? [items[index]] : EMPTY);
+  }
+  if (neverNumeric(expr)) {
+    const test = compileBoolean(expr, scope);
+    return (items, runtime) => {
+      const out: Item[] = [];
+      const size = items.length;
+      for (let i = 0; i < size; i++) if (test({ item: items[i], position: i + 1, size }, runtime)) out.push(items[i]);
+      return out;
+    };
   }
   const predicate = compile(expr, scope);
   return (items, runtime) => {
@@ -343,8 +474,15 @@ function compileStep(expr: Extract<Expr, { kind: "step" }>, scope: Scope): Evalu
   };
 }
 
-/** True when a predicate can never be numeric, so `//x[p]` may be read as `descendant::x[p]`. */
+/**
+ * True when a predicate can never be numeric and never reads position() or last(), so it selects
+ * the same nodes whatever sequence positions count in: `//x[p]` may be read as `descendant::x[p]`.
+ */
 export function isBooleanPredicate(expr: Expr): boolean {
+  return !readsPosition(expr) && neverNumeric(expr);
+}
+
+function neverNumeric(expr: Expr): boolean {
   switch (expr.kind) {
     case "binary":
       return ["and", "or", "=", "!=", "<", "<=", ">", ">=", "eq", "ne", "lt", "le", "gt", "ge", "|"].includes(expr.op);
@@ -356,6 +494,37 @@ export function isBooleanPredicate(expr: Expr): boolean {
       return expr.steps.at(-1)!.kind === "step";
     default:
       return false;
+  }
+}
+
+/** Whether `expr` calls position() or last() of its own focus (predicates and later path steps have their own). */
+function readsPosition(expr: Expr): boolean {
+  switch (expr.kind) {
+    case "literal":
+    case "var":
+    case "context":
+    case "root":
+    case "step":
+      return false;
+    case "call":
+      return expr.name === "position" || expr.name === "last" || expr.name === "fn:position" || expr.name === "fn:last" || expr.args.some(readsPosition);
+    case "path":
+      return readsPosition(expr.steps[0]);
+    case "filter":
+      return readsPosition(expr.base);
+    case "sequence":
+      return expr.items.some(readsPosition);
+    case "binary":
+      return readsPosition(expr.left) || readsPosition(expr.right);
+    case "unary":
+    case "cast":
+    case "instance":
+      return readsPosition(expr.operand);
+    case "if":
+      return readsPosition(expr.condition) || readsPosition(expr.then) || readsPosition(expr.else);
+    case "for":
+    case "quantified":
+      return expr.bindings.some((binding) => readsPosition(binding.value)) || readsPosition(expr.body);
   }
 }
 
@@ -379,47 +548,101 @@ function isAnyNodeStep(step: Expr): boolean {
   return step.kind === "step" && step.axis === "descendant-or-self" && step.test.kind === "type" && step.test.type === "node" && !step.predicates.length;
 }
 
+/** `(a | b ...)` of child steps with boolean predicates, as the union of the same steps on the descendant axis. */
+function descendantUnion(expr: Expr): Expr | null {
+  if (expr.kind === "sequence" && expr.items.length === 1) return descendantUnion(expr.items[0]);
+  if (expr.kind === "step") return expr.axis === "child" && expr.predicates.every(isBooleanPredicate) ? { ...expr, axis: "descendant" } : null;
+  if (expr.kind !== "binary" || expr.op !== "|") return null;
+  const left = descendantUnion(expr.left);
+  const right = left && descendantUnion(expr.right);
+  return right && { ...expr, left: left!, right };
+}
+
+/**
+ * `P/S[q1][q2]/R` where `P/S[q1]` reads neither the focus nor a local variable but `q2` does (the
+ * VAT rules' `//cac:InvoiceLine[category = 'S'][rate = $rate]`) as `(P/S[q1])[q2]/R`, so that
+ * `P/S[q1]` is hoisted (see hoist.ts) instead of being rebuilt for every `$rate`. Moving `q2` out of
+ * the step changes what its positions count, so only boolean `q2`s are moved; with no independent
+ * `q1`, `P` alone is hoisted, unless it ends in the `//` that `S` needs to read from the name index.
+ */
+function splitIndependentPrefix(steps: Expr[], scope: Scope): Expr[] | null {
+  const start = dependence(steps[0], scope);
+  if (start & Depends.Local || readsPosition(steps[0])) return null;
+  const at = steps.findIndex((step, i) => i > 0 && dependence(step, scope) & Depends.Local);
+  if (at < 0) return null;
+  const step = steps[at];
+  const predicates = step.kind === "step" ? step.predicates : [];
+  let kept = 0;
+  while (kept < predicates.length && !(dependence(predicates[kept], scope) & Depends.Local)) kept++;
+  if (kept > 0 && predicates.slice(kept).every(isBooleanPredicate)) {
+    const prefix: Expr = { kind: "path", steps: [...steps.slice(0, at), { ...(step as Extract<Expr, { kind: "step" }>), predicates: predicates.slice(0, kept) }] };
+    // Relative (BR-S-08's `../../../cac:InvoiceLine[category = 'S'][rate = $rate]`, six times in
+    // one test): the prefix depends on the context node alone, so it is kept per node.
+    if (start & Depends.Focus) PER_NODE.add(prefix);
+    return [{ kind: "filter", base: prefix, predicates: predicates.slice(kept) }, ...steps.slice(at + 1)];
+  }
+  if (start & Depends.Focus || at < 2 || isAnyNodeStep(steps[at - 1])) return null;
+  return [{ kind: "path", steps: steps.slice(0, at) }, ...steps.slice(at)];
+}
+
+/** Split-off path prefixes that depend on the context node but on no variable: see {@link hoistPerNode}. */
+const PER_NODE = new WeakSet<Expr>();
+
+/** A path step: an expression per context node, or a child step over all context nodes at once. */
+type PathStep = { evaluate: Evaluate } | { child: CompiledTest; predicates: Filter[] };
+
 function compilePath(steps: Expr[], scope: Scope): Evaluate {
-  const compiled: Evaluate[] = [];
-  // The hot case, a plain child step (`a/b/c`), runs as one loop over the nodes, without a focus per node.
-  const children: (CompiledTest | null)[] = [];
+  const split = splitIndependentPrefix(steps, scope);
+  if (split) return compilePath(split, scope);
+  const compiled: PathStep[] = [];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
     const next = steps[i + 1];
     // With predicates that cannot be positional, `//name[p]` (descendant-or-self::node()/child::name[p])
     // is descendant::name[p], and `//@name[p]` is every such attribute in the subtree.
+    // Likewise `//(a | b)` is `descendant::a | descendant::b` (BR-CO-10 sums `//(cac:InvoiceLine|cac:CreditNoteLine)/...`).
+    const union = isAnyNodeStep(step) && next && next.kind !== "step" ? descendantUnion(next) : null;
+    if (union) {
+      compiled.push({ evaluate: compile(union, scope) });
+      i++;
+      continue;
+    }
     if (isAnyNodeStep(step) && next?.kind === "step" && next.predicates.every(isBooleanPredicate)) {
       if (next.axis === "child") {
-        compiled.push(compile({ ...next, axis: "descendant" }, scope));
-        children.push(null);
+        compiled.push({ evaluate: compile({ ...next, axis: "descendant" }, scope) });
         i++;
         continue;
       }
       if (next.axis === "attribute") {
-        compiled.push(compileDescendantAttributes(next, scope));
-        children.push(null);
+        compiled.push({ evaluate: compileDescendantAttributes(next, scope) });
         i++;
         continue;
       }
     }
-    compiled.push(compile(step, scope));
-    children.push(step.kind === "step" && step.axis === "child" && !step.predicates.length ? compileTest(step.test, "child", scope) : null);
+    // The hot case, a child step (`a/b/c`), runs over all the context nodes at once, without a focus
+    // per node; predicates that select by node alone then filter the merged children.
+    if (i > 0 && step.kind === "step" && step.axis === "child" && step.predicates.every(isBooleanPredicate)) {
+      compiled.push({ child: compileTest(step.test, "child", scope), predicates: step.predicates.map((predicate) => compilePredicate(predicate, scope)) });
+      continue;
+    }
+    compiled.push({ evaluate: compile(step, scope) });
   }
-  const [first, ...rest] = compiled;
+  const first = (compiled[0] as { evaluate: Evaluate }).evaluate;
+  const rest = compiled.slice(1);
   return (focus, runtime) => {
     let current = first(focus, runtime);
-    for (let s = 0; s < rest.length; s++) {
+    for (const step of rest) {
       if (current.length === 0) return current;
-      const childTest = children[s + 1];
-      if (childTest) {
-        current = childrenOf(current, childTest);
+      if ("child" in step) {
+        current = childrenOf(current, step.child, runtime.document);
+        for (const predicate of step.predicates) current = predicate(current, runtime);
         continue;
       }
-      const step = rest[s];
+      const evaluate = step.evaluate;
       if (current.length === 1) {
         const item = current[0];
         if (!(item instanceof XNode)) fail("XPTY0019", "a path step's context is not a node");
-        current = step({ item, position: 1, size: 1 }, runtime);
+        current = evaluate({ item, position: 1, size: 1 }, runtime);
         continue;
       }
       const out: Item[] = [];
@@ -427,7 +650,7 @@ function compilePath(steps: Expr[], scope: Scope): Evaluate {
       for (let i = 0; i < size; i++) {
         const item = current[i];
         if (!(item instanceof XNode)) fail("XPTY0019", "a path step's context is not a node");
-        for (const result of step({ item, position: i + 1, size }, runtime)) out.push(result);
+        for (const result of evaluate({ item, position: i + 1, size }, runtime)) out.push(result);
       }
       current = orderPathResult(out);
     }
@@ -435,14 +658,19 @@ function compilePath(steps: Expr[], scope: Scope): Evaluate {
   };
 }
 
-function childrenOf(items: Sequence, test: CompiledTest): Sequence {
+
+function childrenOf(items: Sequence, test: CompiledTest, document: XDocument): Sequence {
+  for (const item of items) if (!(item instanceof XNode)) fail("XPTY0019", "a path step's context is not a node");
+  const parents = items as XNode[];
+  if (parents.length === 1) return childNodes(parents[0], test) as XNode[];
+  const indexed = parents.length >= MANY_PARENTS ? childrenOfAll(parents, test, document) : null;
+  if (indexed) return indexed;
   const out: XNode[] = [];
-  for (const item of items) {
-    if (!(item instanceof XNode)) fail("XPTY0019", "a path step's context is not a node");
-    for (const child of item.children) if (test.matches(child)) out.push(child);
-  }
-  return items.length > 1 ? documentOrder(out) : out;
+  for (const parent of parents) for (const child of childNodes(parent, test)) out.push(child);
+  return documentOrder(out);
 }
+/** Below this many context nodes, scanning their children beats filtering a per-name list. */
+const MANY_PARENTS = 16;
 
 /** Nodes from a step go into document order without duplicates; atomic results (a function step) stay as they are. */
 function orderPathResult(items: Item[]): Item[] {

@@ -12,12 +12,21 @@ export interface Focus {
 /** A variable bound by a let: evaluated on first use, as Saxon does, so an unused let never raises its error. */
 export class Lazy {
   private running = false;
+  private failed: unknown;
   constructor(private readonly compute: () => Sequence) {}
 
   force(): Sequence {
+    // A variable whose evaluation failed (e.g. inside a rule context, where the error only makes the
+    // rule not match) fails the same way wherever it is used again.
+    if (this.failed !== undefined) throw this.failed;
     if (this.running) fail("XQDY0054", "circular variable definition");
     this.running = true;
-    return this.compute();
+    try {
+      return this.compute();
+    } catch (error) {
+      this.failed = error;
+      throw error;
+    }
   }
 }
 
@@ -64,6 +73,8 @@ export class Scope {
     private readonly globals: ReadonlyMap<string, number>,
     /** Stylesheet functions (`xsl:function`) by `{uri}local#arity`. */
     readonly functions: ReadonlyMap<string, StylesheetFunction> = new Map(),
+    /** What `document(href)` may open (see `CompileOptions.documents` in engine.ts); none when absent. */
+    readonly documents?: (href: string) => XDocument | undefined,
   ) {}
 
   declare(name: string): number {

@@ -1,0 +1,214 @@
+/**
+ * Hoisting of context-independent sub-expressions: an expression that reads neither the focus nor
+ * a local variable (an absolute path, `//name`, `sum(//x)`, a `for` over them, a function of
+ * globals) has one value per validation run (and, when it starts at `/`, per tree), so a rule that
+ * fires on every invoice line evaluates it once per document instead of once per line. The value
+ * is computed where the expression is first reached, so laziness and errors stay as they were (an
+ * error stops the run, nothing is cached); sequences are immutable, so sharing one is safe.
+ */
+import { XNode } from "../document.ts";
+import type { Expr } from "./ast.ts";
+import type { Evaluate, Frame, Scope } from "./context.ts";
+import { BUILT_INS } from "./functions.ts";
+import type { Sequence } from "./values.ts";
+
+/** What an expression's value depends on beyond the run (the document and the global lets). */
+export const enum Depends {
+  None = 0,
+  /** The context item, position or size. */
+  Focus = 1,
+  /** Only the tree of the context item (`/...`). */
+  Root = 2,
+  /** A rule let, a `for`/`some`/`every` variable or a function parameter bound outside the expression. */
+  Local = 4,
+}
+
+/** Built-ins that read the focus even when given their arguments. */
+const FOCUS_FUNCTIONS = new Set(["position", "last", "current", "lang", "id", "idref", "element-with-id", "generate-id", "base-uri", "document-uri"]);
+const CONSTANT_FUNCTIONS = new Set(["true", "false"]);
+
+/** The {@link Depends} flags of `expr`; `bound` holds the range variables bound inside the expression analysed. */
+export function dependence(expr: Expr, scope: Scope, bound: ReadonlySet<string> = new Set()): number {
+  switch (expr.kind) {
+    case "literal":
+      return Depends.None;
+    case "var":
+      return bound.has(expr.name) || isGlobal(expr.name, scope) ? Depends.None : Depends.Local;
+    case "context":
+    case "step":
+      return Depends.Focus | inner(expr.kind === "step" ? expr.predicates : [], scope, bound);
+    case "root":
+      return Depends.Root;
+    case "sequence":
+      return union(expr.items, scope, bound);
+    case "path":
+      return dependence(expr.steps[0], scope, bound) | inner(expr.steps.slice(1), scope, bound);
+    case "filter":
+      return dependence(expr.base, scope, bound) | inner(expr.predicates, scope, bound);
+    case "call": {
+      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      if (FOCUS_FUNCTIONS.has(name) || (expr.args.length === 0 && !CONSTANT_FUNCTIONS.has(name))) return Depends.Focus;
+      return union(expr.args, scope, bound);
+    }
+    case "binary":
+      return dependence(expr.left, scope, bound) | dependence(expr.right, scope, bound);
+    case "unary":
+    case "cast":
+    case "instance":
+      return dependence(expr.operand, scope, bound);
+    case "if":
+      return dependence(expr.condition, scope, bound) | dependence(expr.then, scope, bound) | dependence(expr.else, scope, bound);
+    case "for":
+    case "quantified": {
+      const names = new Set(bound);
+      let depends = Depends.None;
+      for (const binding of expr.bindings) {
+        depends |= dependence(binding.value, scope, names);
+        names.add(binding.name);
+      }
+      return depends | dependence(expr.body, scope, names);
+    }
+  }
+}
+
+/** Expressions evaluated with a focus of their own (later path steps, predicates): only their variables count. */
+function inner(exprs: Expr[], scope: Scope, bound: ReadonlySet<string>): number {
+  return union(exprs, scope, bound) & Depends.Local;
+}
+
+function union(exprs: Expr[], scope: Scope, bound: ReadonlySet<string>): number {
+  let depends = Depends.None;
+  for (const expr of exprs) depends |= dependence(expr, scope, bound);
+  return depends;
+}
+
+function isGlobal(name: string, scope: Scope): boolean {
+  try {
+    return scope.resolve(name).global;
+  } catch {
+    // Undeclared: compiling the reference reports it.
+    return false;
+  }
+}
+
+/** Whether caching saves more than it costs: the expression navigates, iterates or calls something. */
+export function worthHoisting(expr: Expr): boolean {
+  switch (expr.kind) {
+    case "literal":
+    case "var":
+    case "context":
+      return false;
+    case "root":
+    case "path":
+    case "step":
+    case "filter":
+    case "for":
+    case "quantified":
+    case "call":
+      return true;
+    case "sequence":
+      return expr.items.some(worthHoisting);
+    case "binary":
+      return worthHoisting(expr.left) || worthHoisting(expr.right);
+    case "unary":
+    case "cast":
+    case "instance":
+      return worthHoisting(expr.operand);
+    case "if":
+      return worthHoisting(expr.condition) || worthHoisting(expr.then) || worthHoisting(expr.else);
+  }
+}
+
+/** Independent expressions already compiled, by namespace bindings and {@link shareKey}: the same `//x[p]` in many rules is evaluated once per run. */
+const SHARED = new WeakMap<ReadonlyMap<string, string>, Map<string, Evaluate>>();
+
+/**
+ * A cached evaluation of an independent expression (see {@link dependence}); identical ones in
+ * scopes with the same namespace bindings share the cache.
+ */
+export function hoist(expr: Expr, scope: Scope, rooted: boolean, compile: () => Evaluate): Evaluate {
+  const key = shareKey(expr, scope);
+  if (key === null) return hoisted(compile(), rooted);
+  let table = SHARED.get(scope.namespaces);
+  if (!table) SHARED.set(scope.namespaces, (table = new Map()));
+  let evaluate = table.get(key);
+  if (!evaluate) table.set(key, (evaluate = hoisted(compile(), rooted)));
+  return evaluate;
+}
+
+/** Context-node-dependent expressions by namespace bindings and {@link shareKey}, with how many places use each. */
+const PER_NODE_SHARED = new WeakMap<ReadonlyMap<string, string>, Map<string, { uses: number; evaluate: Evaluate }>>();
+
+/**
+ * A path that reads the context node but neither its position nor a local variable, cached per
+ * run and context node once the plan uses the same path in more than one place (one use would
+ * only pay for the cache).
+ */
+export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
+  const key = shareKey(expr, scope);
+  if (key === null) return compile();
+  let table = PER_NODE_SHARED.get(scope.namespaces);
+  if (!table) PER_NODE_SHARED.set(scope.namespaces, (table = new Map()));
+  let entry = table.get(key);
+  if (!entry) {
+    const evaluate = compile();
+    const runs = new WeakMap<Frame, Map<XNode, Sequence>>();
+    const shared: { uses: number; evaluate: Evaluate } = {
+      uses: 0,
+      evaluate: (focus, runtime) => {
+        const item = focus.item;
+        if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
+        let values = runs.get(runtime.globals);
+        if (!values) runs.set(runtime.globals, (values = new Map()));
+        let value = values.get(item);
+        if (value === undefined) values.set(item, (value = evaluate(focus, runtime)));
+        return value;
+      },
+    };
+    table.set(key, (entry = shared));
+  }
+  entry.uses++;
+  return entry.evaluate;
+}
+
+/**
+ * The expression with its global variables resolved to slots, or null when a compiled copy must
+ * not serve another scope: range variables take slots of the compiling scope's frame, and
+ * stylesheet functions and `document()` are bound per schema.
+ */
+function shareKey(expr: Expr, scope: Scope): string | null {
+  let shareable = true;
+  const key = JSON.stringify(expr, (_, value: unknown) => {
+    if (typeof value !== "object" || value === null || !("kind" in value)) return value;
+    const node = value as Expr;
+    if (node.kind === "for" || node.kind === "quantified") shareable = false;
+    else if (node.kind === "call" && !BUILT_INS[node.name.startsWith("fn:") ? node.name.slice(3) : node.name]) shareable = false;
+    // Only global here: range variables exist only inside `for`/`some`/`every`, which are not shared.
+    else if (node.kind === "var" && shareable) return { var: node.name, slot: scope.resolve(node.name).slot };
+    return value;
+  });
+  return shareable ? key : null;
+}
+
+/**
+ * `evaluate` computed once per run (its globals frame) and, when `rooted`, per tree of the context
+ * item. Keyed weakly, so a finished run's values go with it.
+ */
+function hoisted(evaluate: Evaluate, rooted: boolean): Evaluate {
+  const runs = new WeakMap<Frame, Map<XNode | null, Sequence>>();
+  return (focus, runtime) => {
+    let root: XNode | null = null;
+    if (rooted) {
+      const item = focus.item;
+      // No node as context: `/` raises its error, every time, as before.
+      if (!(item instanceof XNode)) return evaluate(focus, runtime);
+      const document = runtime.document;
+      root = document.nodes[item.order] === item ? document.node : item.root();
+    }
+    let values = runs.get(runtime.globals);
+    if (!values) runs.set(runtime.globals, (values = new Map()));
+    let value = values.get(root);
+    if (value === undefined) values.set(root, (value = evaluate(focus, runtime)));
+    return value;
+  };
+}
