@@ -76,7 +76,13 @@ function errorsByDocument(stderr: string): Map<string, string> {
       block.push(line);
       continue;
     }
-    const code = /\b([A-Z]{4}\d{4})\b/.exec(block.join("\n"))?.[1];
+    // A report starts at an unindented line. Warnings (a compile-time SXWN9000, a pattern that
+    // failed to match in an earlier document) are reports too, but their codes are not this error's.
+    const sections: string[][] = [];
+    for (const l of block) if (/^\S/.test(l) || !sections.length) sections.push([l]);
+    else sections[sections.length - 1].push(l);
+    const own = sections.filter((section) => !/^Warning\b/.test(section[0])).map((section) => section.join("\n"));
+    const code = /\b([A-Z]{4}\d{4})\b/.exec(own.join("\n"))?.[1];
     errors.set(m[1], `${code ? `${code}: ` : ""}${line.slice(m[0].length).trim()}`);
     block = [];
   }
