@@ -2,8 +2,12 @@
 // a published XSLT on Saxon-HE, reduced to comparable outcomes (finding lines, or the error code a
 // run stopped with), plus per-document native timings.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { XDocument } from "../../src/native/document.ts";
 import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
+import { readRuleSource } from "../../src/native/source.ts";
+import { readXml } from "../../src/native/xml-reader.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
 import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
@@ -18,6 +22,8 @@ export interface Difference {
 export interface DifferentialReport {
   documents: number;
   identical: number;
+  /** Finding lines in the identical outcomes: equal empty outcomes alone would prove little. */
+  findings: number;
   bothStopped: number;
   differences: Difference[];
   /** Native milliseconds per document (parse + rules), in document order. */
@@ -34,16 +40,19 @@ export async function differentialPlan(plan: Plan, xslt: string, documents: stri
   const started = performance.now();
   const reference = await runSaxonHe(xslt, documents);
   const saxonTotalMs = performance.now() - started;
-  const report: DifferentialReport = { documents: documents.length, identical: 0, bothStopped: 0, differences: [], nativeMs: [], saxonTotalMs };
+  const report: DifferentialReport = { documents: documents.length, identical: 0, findings: 0, bothStopped: 0, differences: [], nativeMs: [], saxonTotalMs };
   for (const document of documents) {
     const bytes = readFileSync(document);
     const start = performance.now();
-    const native = nativeOutcome(() => runPlan(plan, bytes));
+    const native = nativeOutcome(plan, bytes);
     report.nativeMs.push(performance.now() - start);
     const expected = referenceOutcome(reference.get(document)!);
     if (native.length === expected.length && native.every((line, i) => line === expected[i])) {
       if (native.length === 1 && native[0].startsWith("stopped")) report.bothStopped++;
-      else report.identical++;
+      else {
+        report.identical++;
+        report.findings += native.length;
+      }
     } else {
       report.differences.push({
         document,
@@ -55,21 +64,36 @@ export async function differentialPlan(plan: Plan, xslt: string, documents: stri
   return report;
 }
 
-function findingLine(finding: Finding): string {
+export function findingLine(finding: Finding): string {
   return `${finding.ruleId} [${finding.flag}] @ ${finding.location}: ${finding.message}`;
 }
 
-function nativeOutcome(run: () => Finding[]): string[] {
+/** The native engine's outcome on one document: its finding lines, or the code it stopped with. */
+export function nativeOutcome(plan: Plan, xml: string | Uint8Array): string[] {
   try {
-    return run().map(findingLine);
+    return runPlan(plan, xml).map(findingLine);
   } catch (error) {
     if (error instanceof XPathError) return [`stopped ${error.code}`];
     return [`crashed ${(error as Error).message}`];
   }
 }
 
+/**
+ * The native plan of a pinned rule file at `path` (a `.sch` or a published XSLT), with the code
+ * lists beside it served to document(), as Saxon-HE reads them from disk.
+ */
+export function planOfFile(path: string): Plan {
+  const opened = new Map<string, XDocument | undefined>();
+  const documents = (href: string) => {
+    const file = resolve(dirname(path), href);
+    if (!opened.has(file)) opened.set(file, existsSync(file) ? readXml(readFileSync(file)) : undefined);
+    return opened.get(file);
+  };
+  return compileSchema(readRuleSource(path).schema, { documents });
+}
+
 /** Saxon writes SVRL as it goes, so a run that stopped can leave a truncated file: that is a stop too. */
-function referenceOutcome(result: SaxonResult): string[] {
+export function referenceOutcome(result: SaxonResult): string[] {
   if (result.error !== null) return [`stopped ${/^[A-Z]{4}\d{4}/.exec(result.error)?.[0] ?? "?"}`];
   try {
     return parseSvrl(result.svrl!).map(findingLine);

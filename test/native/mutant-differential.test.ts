@@ -19,19 +19,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
-import type { XDocument } from "../../src/native/document.ts";
-import { readRuleSource } from "../../src/native/source.ts";
+import { basename, join } from "node:path";
+import type { Plan } from "../../src/native/engine.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
-import { XPathError } from "../../src/native/xpath/errors.ts";
 import { versionsOf } from "../../src/rulesets/pins.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
 import { FRANCE_CTC_OVERLAY, PIPELINES, type RuleLayer } from "../../src/validation/pipelines.ts";
-import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
+import type { Finding } from "../../src/validation/svrl.ts";
 import { CORPUS_DIR, corpusRows, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
 import { mutate, type Mutant } from "./mutants.ts";
+import { findingLine, nativeOutcome, planOfFile, referenceOutcome } from "./differential.ts";
 
 const TOTAL = Number(process.env.MUTANTS ?? 1000);
 const SAXONJS_SAMPLE = Number(process.env.SAXONJS_SAMPLE ?? 20);
@@ -129,45 +127,11 @@ function ruleFilesOf(layer: RuleLayer): string[] {
 const pipelines = hasCorpus ? judgedPipelines() : [];
 const ruleFiles = [...new Set(pipelines.flatMap((p) => p.layers.flatMap(ruleFilesOf)))];
 
-// ---------------------------------------------------------------------------------------------
-// Outcomes: the same reduction as differential.ts (finding lines, or the code a run stopped with).
-
-const findingLine = (finding: Finding) => `${finding.ruleId} [${finding.flag}] @ ${finding.location}: ${finding.message}`;
-
-function nativeOutcome(plan: Plan, bytes: Uint8Array): string[] {
-  try {
-    return runPlan(plan, bytes).map(findingLine);
-  } catch (error) {
-    if (error instanceof XPathError) return [`stopped ${error.code}`];
-    return [`crashed ${(error as Error).message}`];
-  }
-}
-
-/** Saxon writes SVRL as it goes, so a run that stopped can leave a truncated file: that is a stop too. */
-function referenceOutcome(result: SaxonResult): string[] {
-  if (result.error !== null) return [`stopped ${/^[A-Z]{4}\d{4}/.exec(result.error)?.[0] ?? "?"}`];
-  try {
-    return parseSvrl(result.svrl!).map(findingLine);
-  } catch {
-    return ["stopped (truncated SVRL)"];
-  }
-}
-
 const sameLines = (a: string[], b: string[]) => a.length === b.length && a.every((line, i) => line === b[i]);
-
-/** `document(href)` for a rule file: the code lists beside it, parsed once. */
-function codeListsBeside(entry: string): (href: string) => XDocument | undefined {
-  const cache = new Map<string, XDocument | undefined>();
-  return (href) => {
-    const file = resolve(dirname(entry), href.replace(/^file:\/\//, ""));
-    if (!cache.has(file)) cache.set(file, existsSync(file) ? readXml(readFileSync(file)) : undefined);
-    return cache.get(file);
-  };
-}
 
 function nativePlan(entry: string): { plan: Plan } | { refused: string } {
   try {
-    return { plan: compileSchema(readRuleSource(entry).schema, { documents: codeListsBeside(entry) }) };
+    return { plan: planOfFile(entry) };
   } catch (error) {
     return { refused: (error as Error).message };
   }

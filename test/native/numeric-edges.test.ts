@@ -11,17 +11,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Document, Element } from "@xmldom/xmldom";
-import type { XDocument } from "../../src/native/document.ts";
-import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
-import { readRuleSource } from "../../src/native/source.ts";
+import type { Plan } from "../../src/native/engine.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
-import { XPathError } from "../../src/native/xpath/errors.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
-import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
 import { CORPUS_DIR, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
-import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
+import { runSaxonHe, saxonHeUnavailable } from "../support/saxon-he.ts";
+import { nativeOutcome, planOfFile, referenceOutcome } from "./differential.ts";
 import {
   addDec,
   byLocal,
@@ -300,32 +297,6 @@ function build(seed: string, edge: Edge, variant: Variant): string {
   return serialize(doc);
 }
 
-const findingLine = (f: Finding) => `${f.ruleId} [${f.flag}] @ ${f.location}: ${f.message}`;
-
-function nativeOutcome(plan: Plan, xml: string): string[] {
-  try {
-    return runPlan(plan, xml).map(findingLine);
-  } catch (error) {
-    return [error instanceof XPathError ? `stopped ${error.code}` : `crashed ${(error as Error).message}`];
-  }
-}
-
-function referenceOutcome(result: SaxonResult): string[] {
-  if (result.error !== null) return [`stopped ${/^[A-Z]{4}\d{4}/.exec(result.error)?.[0] ?? "?"}`];
-  try {
-    return parseSvrl(result.svrl!).map(findingLine);
-  } catch {
-    return ["stopped (truncated SVRL)"];
-  }
-}
-
-function codeListsBeside(entry: string): (href: string) => XDocument | undefined {
-  return (href) => {
-    const file = resolve(dirname(entry), href);
-    return existsSync(file) ? readXml(readFileSync(file)) : undefined;
-  };
-}
-
 describe.skipIf(skip !== null)("numeric edge cases: native engine vs Saxon-HE", () => {
   let work = "";
   const documents: Record<Syntax, { name: string; file: string }[]> = { ubl: [], cii: [] };
@@ -360,7 +331,7 @@ describe.skipIf(skip !== null)("numeric edge cases: native engine vs Saxon-HE", 
           const entry = RULESETS_DIR + ruleFile;
           let plan: Plan;
           try {
-            plan = compileSchema(readRuleSource(entry).schema, { documents: codeListsBeside(entry) });
+            plan = planOfFile(entry);
           } catch (error) {
             console.log(`${ruleFile}: native refuses (${(error as Error).message})`);
             if (ruleFile in NOT_YET_NATIVE) return;

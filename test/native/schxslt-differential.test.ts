@@ -9,13 +9,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
+import { compileSchema } from "../../src/native/engine.ts";
 import { readSchxslt } from "../../src/native/from-xslt/schxslt.ts";
 import { sourceKindOf } from "../../src/native/source.ts";
-import { XPathError } from "../../src/native/xpath/errors.ts";
-import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
-import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
+import { saxonHeUnavailable } from "../support/saxon-he.ts";
 import { corpusRows, RULESETS, sample, sharedUnavailable } from "../schematron/corpus.ts";
+import { differentialPlan } from "./differential.ts";
 
 const skip = sharedUnavailable() ?? saxonHeUnavailable();
 
@@ -27,54 +26,6 @@ const bindings = [
 
 /** Differences accepted as explained exceptions, by label, each with its cause. Empty: none is known. */
 const KNOWN_DIFFERENCES: Record<string, { cause: string }> = {};
-
-interface Comparison {
-  identical: number;
-  bothStopped: number;
-  findings: number;
-  differences: { document: string; native: string[]; reference: string[] }[];
-}
-
-/** Native outcome (plan already compiled) vs Saxon-HE's SVRL, document by document, order included. */
-async function compare(plan: Plan, xslt: string, documents: string[]): Promise<Comparison> {
-  const reference = await runSaxonHe(xslt, documents);
-  const result: Comparison = { identical: 0, bothStopped: 0, findings: 0, differences: [] };
-  for (const document of documents) {
-    const native = nativeOutcome(plan, readFileSync(document));
-    const expected = referenceOutcome(reference.get(document)!);
-    if (native.join("\n") === expected.join("\n")) {
-      if (native[0]?.startsWith("stopped")) result.bothStopped++;
-      else {
-        result.identical++;
-        result.findings += native.length;
-      }
-    } else result.differences.push({ document, native, reference: expected });
-  }
-  return result;
-}
-
-function findingLine(finding: Finding): string {
-  return `${finding.ruleId} [${finding.flag}] @ ${finding.location}: ${finding.message}`;
-}
-
-function nativeOutcome(plan: Plan, bytes: Uint8Array): string[] {
-  try {
-    return runPlan(plan, bytes).map(findingLine);
-  } catch (error) {
-    if (error instanceof XPathError) return [`stopped ${error.code}`];
-    return [`crashed ${(error as Error).message}`];
-  }
-}
-
-/** A run that stopped can leave a truncated SVRL file: that is a stop too. */
-function referenceOutcome(result: SaxonResult): string[] {
-  if (result.error !== null) return [`stopped ${/^[A-Z]{4}\d{4}/.exec(result.error)?.[0] ?? "?"}`];
-  try {
-    return parseSvrl(result.svrl!).map(findingLine);
-  } catch {
-    return ["stopped (truncated SVRL)"];
-  }
-}
 
 describe.skipIf(skip !== null)("native engine on SchXslt's published XRechnung XSLT agrees with Saxon-HE", () => {
   for (const binding of bindings) {
@@ -91,7 +42,7 @@ describe.skipIf(skip !== null)("native engine on SchXslt's published XRechnung X
           const text = readFileSync(xslt, "utf8");
           expect(sourceKindOf(xslt, text)).toBe("schxslt");
           const plan = compileSchema(readSchxslt(text, xslt));
-          const result = await compare(plan, xslt, documents);
+          const result = await differentialPlan(plan, xslt, documents);
           console.log(
             `${binding.label}, ${set} documents: ${documents.length} documents, ${result.identical} identical (${result.findings} findings), ` +
               `${result.bothStopped} stopped with the same error on both, ${result.differences.length} differing`,

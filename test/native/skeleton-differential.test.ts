@@ -10,17 +10,15 @@
 // sample of at most 120 per file; FULL=1 compares every document.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { compileSchema } from "../../src/native/engine.ts";
-import { readSkeletonXslt } from "../../src/native/from-xslt/skeleton.ts";
-import { readXml } from "../../src/native/xml-reader.ts";
+import { join } from "node:path";
+import { readRuleSource } from "../../src/native/source.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
 import { corpusRows, RULESETS, sample, sharedUnavailable, type CorpusRow } from "../schematron/corpus.ts";
-import { describeReport, differentialPlan } from "./differential.ts";
+import { describeReport, differentialPlan, planOfFile } from "./differential.ts";
 
 const skip = sharedUnavailable() ?? saxonHeUnavailable();
 
@@ -116,20 +114,14 @@ async function documentsFor(binding: Binding): Promise<string[]> {
 }
 
 /** The code lists the Factur-X rules open with document(), read from beside the stylesheet as Saxon-HE reads them. */
-function besideStylesheet(xslt: string) {
-  return (href: string) => {
-    const path = join(dirname(xslt), href);
-    return existsSync(path) ? readXml(readFileSync(path)) : undefined;
-  };
-}
-
 describe.skipIf(skip !== null)("native engine reading ISO-skeleton XSLT agrees with the same file on Saxon-HE", () => {
   for (const binding of bindings) {
     test(
       binding.label,
       async () => {
         const xslt = join(RULESETS, binding.xslt);
-        const plan = compileSchema(readSkeletonXslt(readFileSync(xslt, "utf8"), xslt), { documents: besideStylesheet(xslt) });
+        expect(readRuleSource(xslt).kind).toBe("iso-skeleton");
+        const plan = planOfFile(xslt);
         const documents = await documentsFor(binding);
         expect(documents.length).toBeGreaterThan(0);
         const report = await differentialPlan(plan, xslt, documents);
@@ -150,7 +142,7 @@ describe.skipIf(skip !== null)("native engine reading ISO-skeleton XSLT agrees w
       const path = join(RULESETS, xslt);
       let error: unknown;
       try {
-        compileSchema(readSkeletonXslt(readFileSync(path, "utf8"), path), { documents: besideStylesheet(path) });
+        planOfFile(path);
       } catch (caught) {
         error = caught;
       }
