@@ -1,8 +1,12 @@
-import { ParseOption, XmlDocument } from "libxml2-wasm";
+import type { XDocument } from "../native/document";
+import { compileXPath } from "../native/xpath/compile";
+import { Scope, type Evaluate } from "../native/xpath/context";
+import { itemString } from "../native/xpath/values";
 
 /**
  * The few business terms the pipeline itself needs (France CTC context, the BR-CO-25 advisory),
- * read with namespace-agnostic XPath so UBL Invoice, UBL CreditNote and CII share one table.
+ * read with namespace-agnostic XPath so UBL Invoice, UBL CreditNote and CII share one table. They
+ * are read from the tree the native rule engine judges, so the document is parsed once.
  */
 export interface DocumentFacts {
   /** BT-23 business process type. */
@@ -36,17 +40,23 @@ const CII: Record<keyof DocumentFacts, string> = {
   paymentTerms: `//${path("SpecifiedTradePaymentTerms", "Description")}`,
 };
 
-export function readFacts(xml: Uint8Array, format: "ubl" | "cii"): DocumentFacts {
-  // Same hardening as the XSD layer: no network, no entity expansion; DOCTYPEs never get here.
-  const doc = XmlDocument.fromBuffer(xml, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
-  try {
-    const facts: DocumentFacts = {};
-    for (const [name, xpath] of Object.entries(format === "ubl" ? UBL : CII) as [keyof DocumentFacts, string][]) {
-      const value = String(doc.eval(`normalize-space(string((${xpath})[1]))`));
-      if (value) facts[name] = value;
-    }
-    return facts;
-  } finally {
-    doc.dispose();
+type Readers = [keyof DocumentFacts, Evaluate][];
+const readers: Partial<Record<"ubl" | "cii", Readers>> = {};
+
+function readersOf(format: "ubl" | "cii"): Readers {
+  return (readers[format] ??= (Object.entries(format === "ubl" ? UBL : CII) as [keyof DocumentFacts, string][]).map(([name, xpath]) => [
+    name,
+    compileXPath(`normalize-space(string((${xpath})[1]))`, new Scope(new Map(), new Map())),
+  ]));
+}
+
+export function readFacts(document: XDocument, format: "ubl" | "cii"): DocumentFacts {
+  const facts: DocumentFacts = {};
+  // A fresh frame per document: the evaluator caches context-free values per run frame.
+  const runtime = { document, globals: [], locals: [] };
+  for (const [name, read] of readersOf(format)) {
+    const value = read({ item: document.node, position: 1, size: 1 }, runtime).map(itemString).join("");
+    if (value) facts[name] = value;
   }
+  return facts;
 }

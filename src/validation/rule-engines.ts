@@ -6,6 +6,7 @@ import { UsageError } from "../config";
 import { NativeSchematron } from "./schematron-native";
 import { SaxonJsSchematron, RuleFileStopped } from "./schematron-saxonjs";
 import type { Finding } from "./svrl";
+import type { XDocument } from "../native/document";
 
 export type RuleEngineChoice = "native" | "saxonjs";
 type RuleEngineName = Extract<JudgingEngine, "native" | "saxonjs">;
@@ -43,6 +44,11 @@ export class RuleEngines {
 
   entry(entryPath: string): BundledEntry {
     return bundledEntry(this.bundle, entryPath);
+  }
+
+  /** The parsed tree the native layers of this document share (the facts are read from it too). */
+  document(xml: string): XDocument {
+    return this.native.document(xml);
   }
 
   engineOf(entryPath: string): RuleEngineName {

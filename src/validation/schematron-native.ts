@@ -25,6 +25,12 @@ export class NativeSchematron {
     return "model" in bundledEntry(this.bundle, entryPath).native;
   }
 
+  /** The tree of `xml`, parsed once for every native layer of a validation and its facts. */
+  document(xml: string): XDocument {
+    if (this.last?.xml !== xml) this.last = { xml, document: readXml(xml) };
+    return this.last.document;
+  }
+
   warm(entryPath: string): void {
     this.plan(entryPath);
   }
@@ -32,8 +38,7 @@ export class NativeSchematron {
   run(entryPath: string, xml: string): Finding[] {
     const plan = this.plan(entryPath);
     try {
-      if (this.last?.xml !== xml) this.last = { xml, document: readXml(xml) };
-      return runPlan(plan, this.last.document);
+      return runPlan(plan, this.document(xml));
     } catch (error) {
       if (error instanceof XPathError) throw new RuleFileStopped(entryPath, error.message);
       throw error;

@@ -125,12 +125,12 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   const rows: JudgedArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256, engine: "libxml2-wasm" }];
   const extra: Partial<ValidationResult> = {};
 
-  const facts: DocumentFacts = syntax ? readFacts(xml, syntax) : {};
   const layers: RuleLayer[] = [...chosen.pipeline.rules];
+  const text = layers.length ? decodeXml(xml) : "";
+  const facts: DocumentFacts = syntax && text ? readFacts(engine.schematron.document(text), syntax) : {};
   const overlay = FRANCE_CTC_OVERLAY[chosen.id];
   if (overlay && facts.businessProcess && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR") layers.push(overlay);
 
-  const text = layers.length ? decodeXml(xml) : "";
   const ran: { path: string; ruleIds: readonly string[] }[] = [];
   const franceIds = new Set<string>();
   for (const layer of layers) {

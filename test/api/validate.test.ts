@@ -29,7 +29,9 @@ describe.skipIf(!hasCorpus)("POST /v1/validate", () => {
     // The seal recomputes from its rows, and every row is in the public catalogue.
     expect(rulesetSha256(data.rulesetArtifacts)).toBe(data.rulesetSha256);
     const catalogue = (await envelope(await fetch(h.base + "/v1/rulesets"))).data;
-    for (const row of data.rulesetArtifacts) expect(catalogue.artifacts).toContainEqual(row);
+    // Rows match the catalogue on key, version and hash (the spec's recipe); `engine` says what ran each.
+    for (const { key, version, fileSha256 } of data.rulesetArtifacts) expect(catalogue.artifacts).toContainEqual({ key, version, fileSha256 });
+    expect(data.rulesetArtifacts.map((r: { engine: string }) => r.engine)).toEqual(["libxml2-wasm", "native", "native"]);
     expect(res.headers.get("x-syntax")).toBe("ubl");
     expect(res.headers.get("x-profile-detected")).toBe("xrechnung");
     expect(res.headers.get("x-schematron-version")).toBe("1.3.16");
