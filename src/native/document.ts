@@ -4,6 +4,7 @@
  * element knows the last number in its subtree, so descendant tests are number ranges and
  * `//name` is a slice of a per-name element list instead of a tree walk.
  */
+import { Untyped } from "./xpath/atomic.ts";
 
 export const enum Kind {
   Document,
@@ -27,8 +28,9 @@ export class XNode {
   // Initialized here, like every field, so that all nodes keep one object shape: the name tests
   // that scan children read nodes of every kind at one call site.
   private cachedString: string | undefined = undefined;
-  /** Element children by `{ns}local`, built on the first name lookup of a node with many children. */
-  private childIndex: Map<string, XNode[]> | undefined = undefined;
+  private cachedTyped: Untyped | undefined = undefined;
+  /** Element children by namespace and local name, built on the first name lookup of a node with many children. */
+  private childIndex: Map<string, Map<string, XNode[]>> | undefined = undefined;
 
   constructor(
     readonly kind: Kind,
@@ -41,10 +43,12 @@ export class XNode {
     readonly qname: string,
     /** The content of attributes, text, comments and processing instructions. */
     readonly value: string,
+    /** An element's attributes, to be filled by the caller; most elements have none and share one empty list. */
+    attributes: XNode[] = LEAF as XNode[],
   ) {
     // Most nodes are text or attributes, which never get children: they share one empty list.
     this.children = kind === Kind.Element || kind === Kind.Document ? [] : (LEAF as XNode[]);
-    this.attributes = kind === Kind.Element ? [] : (LEAF as XNode[]);
+    this.attributes = attributes;
   }
 
   /** The string value: a document's or element's is the concatenated text of its descendants. */
@@ -62,24 +66,23 @@ export class XNode {
     return this.cachedString;
   }
 
+  /** The typed value, xs:untypedAtomic as the documents are untyped; one object per node, however often the rules atomize it. */
+  typedValue(): Untyped {
+    return (this.cachedTyped ??= new Untyped(this.stringValue()));
+  }
+
   /**
-   * Element children named `key` (a {@link nameKey}) in document order; shared, never to be
-   * mutated. An invoice's root has a child per line, so the rules' `../cbc:X` from every line would
-   * otherwise scan all lines each time.
+   * Element children named `{ns}local` in document order; shared, never to be mutated. An
+   * invoice's root has a child per line, so the rules' `../cbc:X` from every line would otherwise
+   * scan all lines each time.
    */
-  childrenNamed(key: string): readonly XNode[] {
+  childrenNamed(ns: string, local: string): readonly XNode[] {
     let index = this.childIndex;
     if (!index) {
       index = this.childIndex = new Map();
-      for (const child of this.children) {
-        if (child.kind !== Kind.Element) continue;
-        const childKey = nameKey(child.ns, child.local);
-        const list = index.get(childKey);
-        if (list) list.push(child);
-        else index.set(childKey, [child]);
-      }
+      for (const child of this.children) if (child.kind === Kind.Element) namedList(index, child.ns, child.local).push(child);
     }
-    return index.get(key) ?? NO_NODES;
+    return index.get(ns)?.get(local) ?? NO_NODES;
   }
 
   root(): XNode {
@@ -94,19 +97,34 @@ const NO_NODES: readonly XNode[] = [];
 /** Fewer children than this are scanned: cheaper than building and consulting a {@link XNode.childrenNamed} index. */
 export const INDEXED_CHILDREN = 16;
 
+/**
+ * The numbering and indexes of a tree, filled in by a reader that creates nodes in document order
+ * (order and end numbers set as it goes): the tree then needs no second walk.
+ */
+export interface NodeIndex {
+  nodes: XNode[];
+  elements: XNode[];
+  byName: Map<string, Map<string, XNode[]>>;
+  attributesByName: Map<string, Map<string, XNode[]>>;
+}
+
 export class XDocument {
   readonly node: XNode;
   /** Elements in document order, all of them and by `{ns}local`. */
-  readonly elements: XNode[] = [];
+  readonly elements: XNode[];
   /** By namespace, then local name: no key string to build per node. */
-  private readonly byName = new Map<string, Map<string, XNode[]>>();
-  private readonly attributesByName = new Map<string, Map<string, XNode[]>>();
+  private readonly byName: Map<string, Map<string, XNode[]>>;
+  private readonly attributesByName: Map<string, Map<string, XNode[]>>;
   /** Every node in document order, indexed by order number. */
-  readonly nodes: XNode[] = [];
+  readonly nodes: XNode[];
 
-  constructor(node: XNode) {
+  constructor(node: XNode, built?: NodeIndex) {
     this.node = node;
-    this.number(node);
+    this.nodes = built?.nodes ?? [];
+    this.elements = built?.elements ?? [];
+    this.byName = built?.byName ?? new Map();
+    this.attributesByName = built?.attributesByName ?? new Map();
+    if (!built) this.number(node);
     TREES.set(node, this);
   }
 
@@ -158,11 +176,16 @@ export class XDocument {
 }
 
 function index(byName: Map<string, Map<string, XNode[]>>, node: XNode): void {
-  let locals = byName.get(node.ns);
-  if (!locals) byName.set(node.ns, (locals = new Map()));
-  const list = locals.get(node.local);
-  if (list) list.push(node);
-  else locals.set(node.local, [node]);
+  namedList(byName, node.ns, node.local).push(node);
+}
+
+/** The list of nodes named `{ns}local` in an index, created empty on first use. */
+export function namedList(byName: Map<string, Map<string, XNode[]>>, ns: string, local: string): XNode[] {
+  let locals = byName.get(ns);
+  if (!locals) byName.set(ns, (locals = new Map()));
+  let list = locals.get(local);
+  if (!list) locals.set(local, (list = []));
+  return list;
 }
 
 /** Every tree's index by its root: the source document and the temporary trees XSLT functions build. */

@@ -201,16 +201,21 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
     for (const node of candidates(pattern, document)) {
       if (profile) {
         const started = performance.now();
-        const rule = rulesFor(pattern, node).find((candidate) => candidate.context.matches(node, matching));
+        const rule = firstMatching(rulesFor(pattern, node), node, matching);
         charge(profile, `match ${node.qname || "/"}`, started);
         if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, profile);
         continue;
       }
-      const rule = rulesFor(pattern, node).find((candidate) => candidate.context.matches(node, matching));
+      const rule = firstMatching(rulesFor(pattern, node), node, matching);
       if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings);
     }
   }
   return findings;
+}
+
+function firstMatching(rules: CompiledRule[], node: XNode, runtime: Runtime): CompiledRule | undefined {
+  for (let i = 0; i < rules.length; i++) if (rules[i].context.matches(node, runtime)) return rules[i];
+  return undefined;
 }
 
 function charge(profile: RuleProfile, key: string, started: number): void {

@@ -5,7 +5,7 @@
  * refuses it before any rule runs; the result keeps every text node, whitespace included, because
  * string values of elements (and so the rules' verdicts) depend on it.
  */
-import { Kind, XDocument, XNode } from "./document.ts";
+import { Kind, namedList, XDocument, XNode, type NodeIndex } from "./document.ts";
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
@@ -17,11 +17,35 @@ export class XmlError extends Error {
   }
 }
 
-const NAME = /[^\s/>=<"']+/y;
+/** ASCII characters that end a name: XML whitespace and JS `\s` (as the earlier regex `[^\s/>=<"']+`), and `/>=<"'`. */
+const NAME_STOP = new Uint8Array(128);
+for (const char of "\t\n\v\f\r /><=\"'") NAME_STOP[char.charCodeAt(0)] = 1;
+const WIDE_SPACE = /\s/;
+
+/** Where the name starting at `pos` ends (`pos` itself when there is none); scanned by code, no regex match per tag. */
+function nameEnd(text: string, pos: number): number {
+  const length = text.length;
+  while (pos < length) {
+    const code = text.charCodeAt(pos);
+    if (code < 128 ? NAME_STOP[code] === 1 : WIDE_SPACE.test(text[pos])) break;
+    pos++;
+  }
+  return pos;
+}
+
+const LT = 60;
+const BANG = 33;
+const QUESTION = 63;
+const SLASH = 47;
+const GT = 62;
 
 export function readXml(input: string | Uint8Array): XDocument {
-  const text = (typeof input === "string" ? input : decode(input)).replace(/\r\n?/g, "\n");
+  const decoded = typeof input === "string" ? input : decode(input);
+  const text = decoded.includes("\r") ? decoded.replace(/\r\n?/g, "\n") : decoded;
   const document = new XNode(Kind.Document, null, "", "", "", "");
+  // Nodes are created in document order, so they are numbered and indexed here, as they come.
+  const built: NodeIndex = { nodes: [document], elements: [], byName: new Map(), attributesByName: new Map() };
+  const nodes = built.nodes;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let current = document;
   // The namespace bindings in scope, copied only where an element declares some; one entry per open element.
@@ -33,6 +57,9 @@ export function readXml(input: string | Uint8Array): XDocument {
   const resolve = (prefix: string): string => bindings.get(prefix) ?? (prefix === "" ? "" : fail(`undeclared prefix "${prefix}"`));
   let sawRoot = false;
   const names = new Map<string, Name>();
+  // Attribute names and values of the start tag being read, reused from tag to tag.
+  const rawNames: string[] = [];
+  const rawValues: string[] = [];
 
   while (pos < text.length) {
     const lt = text.indexOf("<", pos);
@@ -40,65 +67,72 @@ export function readXml(input: string | Uint8Array): XDocument {
       const chunk = text.slice(pos, lt < 0 ? text.length : lt);
       if (current === document) {
         if (/\S/.test(chunk)) fail("text outside the root element");
-      } else addText(current, unescape(chunk, pos, fail));
+      } else addText(current, unescape(chunk, pos, fail), nodes);
       if (lt < 0) break;
       pos = lt;
     }
-    if (text.startsWith("<!--", pos)) {
-      const close = text.indexOf("-->", pos + 4);
-      if (close < 0) fail("unterminated comment");
-      current.children.push(new XNode(Kind.Comment, current, "", "", "", text.slice(pos + 4, close)));
-      pos = close + 3;
-    } else if (text.startsWith("<![CDATA[", pos)) {
-      const close = text.indexOf("]]>", pos + 9);
-      if (close < 0 || current === document) fail("misplaced or unterminated CDATA section");
-      addText(current, text.slice(pos + 9, close));
-      pos = close + 3;
-    } else if (text.startsWith("<?", pos)) {
+    const next = text.charCodeAt(pos + 1);
+    if (next === BANG) {
+      if (text.startsWith("<!--", pos)) {
+        const close = text.indexOf("-->", pos + 4);
+        if (close < 0) fail("unterminated comment");
+        current.children.push(place(new XNode(Kind.Comment, current, "", "", "", text.slice(pos + 4, close)), nodes));
+        pos = close + 3;
+      } else if (text.startsWith("<![CDATA[", pos)) {
+        const close = text.indexOf("]]>", pos + 9);
+        if (close < 0 || current === document) fail("misplaced or unterminated CDATA section");
+        addText(current, text.slice(pos + 9, close), nodes);
+        pos = close + 3;
+      } else fail("DOCTYPE declarations are not accepted");
+    } else if (next === QUESTION) {
       const close = text.indexOf("?>", pos + 2);
       if (close < 0) fail("unterminated processing instruction");
       const body = text.slice(pos + 2, close);
       const target = /^[^\s?]+/.exec(body)?.[0] ?? fail("processing instruction without target");
       if (target.toLowerCase() !== "xml") {
         const content = body.slice(target.length).replace(/^\s+/, "");
-        current.children.push(new XNode(Kind.ProcessingInstruction, current, "", target, target, content));
+        current.children.push(place(new XNode(Kind.ProcessingInstruction, current, "", target, target, content), nodes));
       }
       pos = close + 2;
-    } else if (text.startsWith("<!", pos)) {
-      fail("DOCTYPE declarations are not accepted");
-    } else if (text[pos + 1] === "/") {
-      NAME.lastIndex = pos + 2;
-      const name = NAME.exec(text)?.[0] ?? fail("missing end tag name");
-      if (current === document || name !== current.qname) fail(`end tag </${name}> does not match <${current.qname}>`);
-      pos = NAME.lastIndex;
+    } else if (next === SLASH) {
+      const from = pos + 2;
+      const to = nameEnd(text, from);
+      if (to === from) fail("missing end tag name");
+      const open = current.qname;
+      if (current === document || to - from !== open.length || !text.startsWith(open, from)) fail(`end tag </${text.slice(from, to)}> does not match <${open}>`);
+      pos = to;
       while (isSpace(text.charCodeAt(pos))) pos++;
-      if (text[pos] !== ">") fail("malformed end tag");
+      if (text.charCodeAt(pos) !== GT) fail("malformed end tag");
       pos++;
       bindings = scopes.pop()!;
+      current.end = nodes.length - 1;
       current = current.parent!;
     } else {
       if (current === document && sawRoot) fail("more than one root element");
-      NAME.lastIndex = pos + 1;
-      const qname = NAME.exec(text)?.[0] ?? fail("missing element name");
-      pos = NAME.lastIndex;
-      const raw: [string, string][] = [];
+      const nameTo = nameEnd(text, pos + 1);
+      if (nameTo === pos + 1) fail("missing element name");
+      const qname = text.slice(pos + 1, nameTo);
+      pos = nameTo;
+      rawNames.length = rawValues.length = 0;
       let selfClosing = false;
       for (;;) {
         const before = pos;
         while (isSpace(text.charCodeAt(pos))) pos++;
-        if (text[pos] === ">") {
+        const code = text.charCodeAt(pos);
+        if (code === GT) {
           pos++;
           break;
         }
-        if (text.startsWith("/>", pos)) {
+        if (code === SLASH && text.charCodeAt(pos + 1) === GT) {
           selfClosing = true;
           pos += 2;
           break;
         }
         if (pos === before) fail("expected whitespace between attributes");
-        NAME.lastIndex = pos;
-        const name = NAME.exec(text)?.[0] ?? fail("malformed attribute");
-        pos = NAME.lastIndex;
+        const attributeTo = nameEnd(text, pos);
+        if (attributeTo === pos) fail("malformed attribute");
+        const name = text.slice(pos, attributeTo);
+        pos = attributeTo;
         while (isSpace(text.charCodeAt(pos))) pos++;
         if (text[pos] !== "=") fail(`attribute ${name} without value`);
         pos++;
@@ -109,28 +143,52 @@ export function readXml(input: string | Uint8Array): XDocument {
         if (close < 0) fail("unterminated attribute value");
         const rawValue = text.slice(pos + 1, close);
         if (rawValue.includes("<")) fail("'<' in attribute value");
-        raw.push([name, unescape(rawValue.replace(/[\t\n]/g, " "), pos, fail)]);
+        rawNames.push(name);
+        rawValues.push(unescape(rawValue.replace(/[\t\n]/g, " "), pos, fail));
         pos = close + 1;
       }
       scopes.push(bindings);
-      for (const [name, value] of raw) {
+      const count = rawNames.length;
+      let declarations = 0;
+      for (let i = 0; i < count; i++) {
+        const name = rawNames[i];
         if (name !== "xmlns" && !name.startsWith("xmlns:")) continue;
+        declarations++;
         if (bindings === scopes[scopes.length - 1]) bindings = new Map(bindings);
-        bindings.set(name === "xmlns" ? "" : name.slice(6), value);
+        bindings.set(name === "xmlns" ? "" : name.slice(6), rawValues[i]);
       }
-      const [prefix, local, name] = split(qname);
-      const element = new XNode(Kind.Element, current, resolve(prefix), local, name, "");
-      // A scan finds a duplicate among the usual few attributes; many would make it quadratic.
-      const seen = raw.length > 8 ? new Set<string>() : null;
-      for (const [name, value] of raw) {
-        if (name === "xmlns" || name.startsWith("xmlns:")) continue;
-        const [attributePrefix, attributeLocal, attributeName] = split(name);
-        const ns = attributePrefix ? resolve(attributePrefix) : "";
-        const duplicate = seen
-          ? seen.size === seen.add(`{${ns}}${attributeLocal}`).size
-          : element.attributes.some((other) => other.local === attributeLocal && other.ns === ns);
-        if (duplicate || ns === XMLNS_NS) fail(`duplicate attribute ${name}`);
-        element.attributes.push(new XNode(Kind.Attribute, element, ns, attributeLocal, attributeName, value));
+      const elementName = split(qname);
+      const ns = resolve(elementName.prefix);
+      const attributes: XNode[] | undefined = count > declarations ? [] : undefined;
+      const element = place(new XNode(Kind.Element, current, ns, elementName.local, elementName.qname, "", attributes), nodes);
+      built.elements.push(element);
+      if (elementName.elementNs !== ns) {
+        elementName.elementNs = ns;
+        elementName.elements = namedList(built.byName, ns, elementName.local);
+      }
+      elementName.elements!.push(element);
+      if (attributes) {
+        // A scan finds a duplicate among the usual few attributes; many would make it quadratic.
+        const seen = count > 8 ? new Set<string>() : null;
+        for (let i = 0; i < count; i++) {
+          const name = rawNames[i];
+          if (name === "xmlns" || name.startsWith("xmlns:")) continue;
+          const attributeName = split(name);
+          const attributeLocal = attributeName.local;
+          const attributeNs = attributeName.prefix ? resolve(attributeName.prefix) : "";
+          const duplicate = seen
+            ? seen.size === seen.add(`{${attributeNs}}${attributeLocal}`).size
+            : attributes.some((other) => other.local === attributeLocal && other.ns === attributeNs);
+          if (duplicate || attributeNs === XMLNS_NS) fail(`duplicate attribute ${name}`);
+          const attribute = place(new XNode(Kind.Attribute, element, attributeNs, attributeLocal, attributeName.qname, rawValues[i]), nodes);
+          attributes.push(attribute);
+          if (attributeName.attributeNs !== attributeNs) {
+            attributeName.attributeNs = attributeNs;
+            attributeName.attributes = namedList(built.attributesByName, attributeNs, attributeLocal);
+          }
+          attributeName.attributes!.push(attribute);
+        }
+        element.end = nodes.length - 1;
       }
       current.children.push(element);
       if (current === document) sawRoot = true;
@@ -140,7 +198,8 @@ export function readXml(input: string | Uint8Array): XDocument {
   }
   if (current !== document) fail(`unclosed element <${current.qname}>`);
   if (!sawRoot) fail("no root element");
-  return new XDocument(document);
+  document.end = nodes.length - 1;
+  return new XDocument(document, built);
 
   /**
    * Prefix, local name and the name itself, one string object per distinct name, so that the
@@ -150,21 +209,46 @@ export function readXml(input: string | Uint8Array): XDocument {
     let name = names.get(qname);
     if (!name) {
       const colon = qname.indexOf(":");
-      name = colon < 0 ? ["", qname, qname] : [qname.slice(0, colon), qname.slice(colon + 1), qname];
+      const prefix = colon < 0 ? "" : qname.slice(0, colon);
+      name = { prefix, local: colon < 0 ? qname : qname.slice(colon + 1), qname, elementNs: undefined, elements: undefined, attributeNs: undefined, attributes: undefined };
       names.set(qname, name);
     }
     return name;
   }
 }
 
-type Name = [prefix: string, local: string, qname: string];
+interface Name {
+  prefix: string;
+  local: string;
+  qname: string;
+  /**
+   * The index lists of the elements and attributes so named, for the namespace the prefix last
+   * resolved to: one array push per node instead of two map lookups.
+   */
+  elementNs?: string;
+  elements?: XNode[];
+  attributeNs?: string;
+  attributes?: XNode[];
+}
 
-function addText(parent: XNode, value: string): void {
+/** Numbers a node created next in document order. */
+function place(node: XNode, nodes: XNode[]): XNode {
+  node.order = node.end = nodes.length;
+  nodes.push(node);
+  return node;
+}
+
+function addText(parent: XNode, value: string, nodes: XNode[]): void {
   if (!value) return;
   const last = parent.children[parent.children.length - 1];
   // Adjacent text (around a CDATA section or a comment-free entity) is one text node in XPath.
-  if (last?.kind === Kind.Text) parent.children[parent.children.length - 1] = new XNode(Kind.Text, parent, "", "", "", last.value + value);
-  else parent.children.push(new XNode(Kind.Text, parent, "", "", "", value));
+  // Nothing was created after that text node (it is its parent's last child), so it is the last numbered.
+  if (last?.kind === Kind.Text) {
+    const merged = new XNode(Kind.Text, parent, "", "", "", last.value + value);
+    merged.order = merged.end = last.order;
+    nodes[last.order] = merged;
+    parent.children[parent.children.length - 1] = merged;
+  } else parent.children.push(place(new XNode(Kind.Text, parent, "", "", "", value), nodes));
 }
 
 function isSpace(code: number): boolean {

@@ -9,6 +9,12 @@ import { Dec } from "./decimal.ts";
 import { fail } from "./errors.ts";
 
 export class Untyped {
+  /**
+   * Casts, computed on first use: a node's typed value is one object (`XNode.typedValue`), which
+   * many rules cast again (every VAT rule reads each line's rate as xs:decimal).
+   */
+  decimal: Dec | undefined = undefined;
+  double: number | undefined = undefined;
   constructor(readonly value: string) {}
 }
 
@@ -80,6 +86,7 @@ export function toDouble(value: Atomic): number {
   if (value instanceof Dec) return value.toNumber();
   if (typeof value === "boolean") return value ? 1 : 0;
   if (value instanceof XDate) return fail("XPTY0004", "cannot convert xs:date to xs:double");
+  if (value instanceof Untyped) return (value.double ??= parseDouble(value.value) ?? fail("FORG0001", `cannot convert "${value.value}" to xs:double`));
   const parsed = parseDouble(stringOf(value));
   return parsed ?? fail("FORG0001", `cannot convert "${stringOf(value)}" to xs:double`);
 }
@@ -93,7 +100,9 @@ export function toDecimal(value: Atomic, integer: boolean): Dec {
   if (typeof value === "number") return Dec.fromDouble(value, integer);
   if (typeof value === "boolean") return new Dec(value ? 1n : 0n, 0, integer);
   if (value instanceof XDate) return fail("XPTY0004", `cannot convert xs:date to ${target}`);
+  if (!integer && value instanceof Untyped && value.decimal !== undefined) return value.decimal;
   const text = stringOf(value).replace(XML_SPACE, "");
+  if (!integer && value instanceof Untyped) return (value.decimal = Dec.parse(text) ?? fail("FORG0001", `cannot convert "${text}" to ${target}`));
   return Dec.parse(text, integer) ?? fail("FORG0001", `cannot convert "${text}" to ${target}`);
 }
 

@@ -3,7 +3,7 @@
  * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
  * which is the order positional predicates count in.
  */
-import { INDEXED_CHILDREN, Kind, nameKey, treeOf, XNode, type XDocument } from "../document.ts";
+import { INDEXED_CHILDREN, Kind, treeOf, XNode, type XDocument } from "../document.ts";
 import type { Axis, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 
@@ -11,8 +11,6 @@ export interface CompiledTest {
   matches(node: XNode): boolean;
   /** Set when the test names one element (or, on the attribute axis, attribute) name exactly, so the per-name index can answer it. */
   name?: { ns: string; local: string };
-  /** The {@link nameKey} of `name`. */
-  key?: string;
 }
 
 export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
@@ -38,10 +36,7 @@ export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledT
         ? (node) => node.local === local && node.ns === ns && node.kind === principal
         : (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns),
   };
-  if (ns !== null && local !== null) {
-    result.name = { ns, local };
-    result.key = nameKey(ns, local);
-  }
+  if (ns !== null && local !== null) result.name = { ns, local };
   return result;
 }
 
@@ -49,10 +44,9 @@ export const REVERSE_AXES = new Set<Axis>(["parent", "ancestor", "ancestor-or-se
 
 /** Nodes on `axis` from `node` that pass `test`, in axis order. */
 export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document: XDocument): XNode[] {
+  if (axis === "child") return childNodes(node, test) as XNode[];
   const out: XNode[] = [];
   switch (axis) {
-    case "child":
-      return childNodes(node, test) as XNode[];
     case "attribute":
       for (const attribute of node.attributes) if (test.matches(attribute)) out.push(attribute);
       return out;
@@ -123,10 +117,39 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
 /** Children of `node` that pass a child-axis `test`; when read from the node's name index, shared: never mutate. */
 export function childNodes(node: XNode, test: CompiledTest): readonly XNode[] {
   const children = node.children;
-  if (test.key !== undefined && children.length >= INDEXED_CHILDREN) return node.childrenNamed(test.key);
-  const out: XNode[] = [];
-  for (const child of children) if (test.matches(child)) out.push(child);
-  return out;
+  const name = test.name;
+  if (name === undefined) {
+    const out: XNode[] = [];
+    for (const child of children) if (test.matches(child)) out.push(child);
+    return out;
+  }
+  const { ns, local } = name;
+  if (children.length >= INDEXED_CHILDREN) return node.childrenNamed(ns, local);
+  // The commonest step of all, compared inline: a call of `test.matches` here sees every kind of
+  // test in the rules and cannot be inlined by the JIT. Attributes are never children, and a
+  // processing instruction's local name is its target, so the kind is checked too.
+  let out: XNode[] | undefined;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child.local === local && child.ns === ns && child.kind === Kind.Element) (out ??= []).push(child);
+  }
+  return out ?? NONE;
+}
+
+/** The empty result of a step: shared, as sequences are never mutated. */
+const NONE: readonly XNode[] = [];
+
+/** Whether `node` has a child passing a child-axis `test` (`childNodes(...).length > 0` without the list). */
+export function hasChildNode(node: XNode, test: CompiledTest): boolean {
+  const children = node.children;
+  const name = test.name;
+  if (name === undefined) return children.some(test.matches);
+  const { ns, local } = name;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child.local === local && child.ns === ns && child.kind === Kind.Element) return true;
+  }
+  return false;
 }
 
 let marking = 0;

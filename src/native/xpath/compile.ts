@@ -7,7 +7,7 @@ import { Kind, XNode, type XDocument } from "../document.ts";
 import type { Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
-import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, REVERSE_AXES, type CompiledTest } from "./axes.ts";
+import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, hasChildNode, REVERSE_AXES, type CompiledTest } from "./axes.ts";
 import { functionKey, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
@@ -89,8 +89,11 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
         return (focus) => {
           const node = focus.item;
           if (!(node instanceof XNode)) return fail("XPTY0020", `the context item of an axis step is not a node`);
-          if (attribute) return node.attributes.some(test.matches);
-          return childNodes(node, test).length > 0;
+          if (attribute) {
+            for (const candidate of node.attributes) if (test.matches(candidate)) return true;
+            return false;
+          }
+          return hasChildNode(node, test);
         };
       }
       break;
@@ -585,6 +588,23 @@ function splitIndependentPrefix(steps: Expr[], scope: Scope): Expr[] | null {
   return [{ kind: "path", steps: steps.slice(0, at) }, ...steps.slice(at)];
 }
 
+/**
+ * An absolute path `/P/S[q]/R` as `(/P/S[q])/R`, so that the filtered prefix is hoisted on its own
+ * and shared by every expression that writes it: the CEN rules filter all tax categories by
+ * `[cac:TaxScheme/normalize-space(upper-case(cbc:ID))='VAT']` in some twenty tests, each with its
+ * own rest. The prefix yields the same nodes the steps would, so `R` sees the same context nodes.
+ */
+function splitSharedPrefix(steps: Expr[], scope: Scope): Expr[] | null {
+  if (steps[0].kind !== "root" || steps.length < 3) return null;
+  let at = -1;
+  for (let i = steps.length - 2; i > 0 && at < 0; i--) {
+    const step = steps[i];
+    if (step.kind === "step" && step.predicates.length) at = i;
+  }
+  if (at < 0 || dependence({ kind: "path", steps }, scope) & (Depends.Focus | Depends.Local)) return null;
+  return [{ kind: "path", steps: steps.slice(0, at + 1) }, ...steps.slice(at + 1)];
+}
+
 /** Split-off path prefixes that depend on the context node but on no variable: see {@link hoistPerNode}. */
 const PER_NODE = new WeakSet<Expr>();
 
@@ -592,7 +612,7 @@ const PER_NODE = new WeakSet<Expr>();
 type PathStep = { evaluate: Evaluate } | { child: CompiledTest; predicates: Filter[] };
 
 function compilePath(steps: Expr[], scope: Scope): Evaluate {
-  const split = splitIndependentPrefix(steps, scope);
+  const split = splitIndependentPrefix(steps, scope) ?? splitSharedPrefix(steps, scope);
   if (split) return compilePath(split, scope);
   const compiled: PathStep[] = [];
   for (let i = 0; i < steps.length; i++) {

@@ -22,7 +22,7 @@ export type Item = XNode | Atomic;
 export type Sequence = Item[];
 
 export function atomize(item: Item): Atomic {
-  return item instanceof XNode ? new Untyped(item.stringValue()) : item;
+  return item instanceof XNode ? item.typedValue() : item;
 }
 
 /** The string value of an item: a node's string value or the atomic value cast to xs:string. */

@@ -1,0 +1,126 @@
+// The evaluator's and reader's fast paths keep XPath semantics: normalize-space() without regular
+// expressions, child steps compared inline or read from a per-node name index, casts of a node's
+// typed value computed once, branches of rule contexts whose names cannot fit skipped before their
+// predicates (so that, as on Saxon-HE, their errors do not keep another branch from matching), and the
+// reader numbering and indexing nodes as it creates them. Values against Saxon-HE where they can
+// differ from it; the numbering against the tree walk it replaces.
+
+import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XDocument } from "../../src/native/document.ts";
+import { readXml } from "../../src/native/xml-reader.ts";
+import { compileXPath } from "../../src/native/xpath/compile.ts";
+import { Scope } from "../../src/native/xpath/context.ts";
+import { XPathError } from "../../src/native/xpath/errors.ts";
+import { itemString } from "../../src/native/xpath/values.ts";
+import { schematronToXslt } from "../../src/schematron/compile.ts";
+import { saxonHeUnavailable } from "../support/saxon-he.ts";
+import { differential } from "./differential.ts";
+import { saxonEvaluate } from "./saxon-eval.ts";
+
+// `w` has more children than INDEXED_CHILDREN, in two namespaces, with a processing instruction named like an element.
+const many = Array.from({ length: 12 }, (_, i) => `<v>${i}</v><q:v>q${i}</q:v>`).join("\n");
+const DOCUMENT = `<r xmlns:q="urn:q"><w>${many}<?v pi?><u> 1.50 </u></w><s>
+  a \t b  </s><s>x</s><s> </s><s/><n>2.5</n><n>abc</n><n> 7 </n><t>a<!--c-->b<![CDATA[ c ]]>d</t><v>top</v></r>`;
+
+const EXPRESSIONS = [
+  // normalize-space(): already normal, leading, trailing and inner runs, tabs and newlines, empty, whitespace only.
+  "for $s in //s return concat('[', normalize-space($s), ']')", "normalize-space(' ')", "normalize-space('a')", "normalize-space('a ')",
+  "normalize-space(' a')", "normalize-space('a  b')", "normalize-space('a&#9;b')", "normalize-space('a&#10;')", "normalize-space('')",
+  "normalize-space(())", "normalize-space('a&#160;')", "//s[not(normalize-space())]/count(preceding-sibling::s)",
+  // Child steps: inline name tests (a processing instruction named v is no element), indexed ones, namespaces.
+  "count(//w/v)", "count(//w/q:v)", "string-join(//w/q:v[3]/text(), '')", "count(/r/v)", "count(//w/node())", "exists(//w/v)",
+  "exists(//w/x)", "count(//w[v]/u)", "count(//w[q:v][x])", "//w/u/string()", "count(//t/text())", "//t/string()",
+  // A node's typed value cast again and again: the same value, the same error each time.
+  "for $i in 1 to 3 return xs:decimal(//n[1]) + $i", "for $i in 1 to 2 return xs:decimal(//n[3])", "sum(for $i in 1 to 2 return xs:double(//w/u))",
+  "//n[1] = 2.5", "//n[1] = (2.5, 2.5)", "//n[1] + 1", "xs:decimal(//n[2])", "(xs:decimal(//n[1]), xs:decimal(//n[2]))", "//n[2] + 1", "//n[2] = 1",
+  "xs:integer(//n[3])", "xs:decimal(//w/u)",
+];
+
+function native(expressions: string[], document: string): string[] {
+  const xml = readXml(document);
+  return expressions.map((expression) => {
+    try {
+      const scope = new Scope(new Map([["xs", "http://www.w3.org/2001/XMLSchema"], ["q", "urn:q"]]), new Map());
+      return compileXPath(expression, scope)({ item: xml.node, position: 1, size: 1 }, { document: xml, globals: [], locals: [] }).map(itemString).join("|");
+    } catch (error) {
+      if (error instanceof XPathError) return `error ${error.code}`;
+      throw error;
+    }
+  });
+}
+
+const skip = saxonHeUnavailable();
+
+describe.skipIf(skip !== null)("fast paths agree with Saxon-HE", () => {
+  let reference: string[] = [];
+  beforeAll(async () => {
+    reference = await saxonEvaluate(EXPRESSIONS, DOCUMENT, { q: "urn:q" });
+  }, 120_000);
+
+  test("every expression gives Saxon-HE's value or error code", () => {
+    const ours = native(EXPRESSIONS, DOCUMENT);
+    const differing = EXPRESSIONS.flatMap((expression, i) => (ours[i] === reference[i] ? [] : [`${expression}\n  native: ${ours[i]}\n  saxon:  ${reference[i]}`]));
+    expect(differing).toEqual([]);
+  });
+
+  // A branch whose names cannot fit the node raises no error from its predicates: Saxon-HE matches U1 and U3 on `a/c` = 'x'.
+  const rule = (id: string, context: string) => `<pattern><rule context="${context}"><report id="${id}" test="true()">${id} <value-of select="."/></report></rule></pattern>`;
+  const SCHEMA = `<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+    <ns prefix="p" uri="urn:p"/>
+    ${rule("U1", "p:b/p:c[xs:integer(.) = 1] | p:a/p:c")}
+    ${rule("U2", "p:a/p:c | p:b/p:c[xs:integer(.) = 1]")}
+    ${rule("U3", "p:b//p:c[xs:integer(.) = 1] | p:a//p:c[. = 'x']")}
+    ${rule("U4", "p:a[xs:integer(p:c) = 1]/p:d | p:b/p:d")}
+    ${rule("U5", "p:a/p:x/p:c[. = 'y'] | p:b/p:c[. = 'y']")}
+  </schema>`;
+  const DOCUMENTS = [
+    `<p:r xmlns:p="urn:p"><p:a><p:c>x</p:c><p:d/></p:a><p:b><p:c>1</p:c><p:d/></p:b><p:b><p:c>y</p:c></p:b></p:r>`,
+    `<p:r xmlns:p="urn:p"><p:a><p:c>1</p:c><p:x><p:c>y</p:c></p:x></p:a><p:b><p:d/><p:c>2</p:c></p:b></p:r>`,
+  ];
+
+  test("rule contexts of several branches match the nodes Saxon-HE matches", async () => {
+    const work = mkdtempSync(join(tmpdir(), "native-fast-paths-"));
+    try {
+      const sch = join(work, "union.sch");
+      writeFileSync(sch, SCHEMA);
+      const xslt = join(work, "union.xsl");
+      writeFileSync(xslt, await schematronToXslt(sch));
+      const documents = DOCUMENTS.map((xml, i) => {
+        const path = join(work, `doc${i}.xml`);
+        writeFileSync(path, xml);
+        return path;
+      });
+      const report = await differential(sch, xslt, documents);
+      expect(report.differences).toEqual([]);
+      expect(report.identical).toBe(DOCUMENTS.length);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+if (skip) test.skip(`fast paths vs Saxon-HE (${skip})`, () => {});
+
+test("the reader numbers and indexes nodes as the tree walk does", () => {
+  const documents = [
+    DOCUMENT,
+    `<?xml version="1.0"?><!--a--><a xmlns="urn:d" xmlns:p="urn:p" p:x="1" y="2">t<![CDATA[c]]>u<b/><p:b q="1" p:q="2"/><!--k-->w<?pi d?>&amp;z<c xmlns="urn:e"><b/><p:b/></c><b xmlns:p="urn:other"><p:b/></b></a><?end?>`,
+    `<r><e a="1"/><e/>text<e b="2" a="3">x<![CDATA[]]>y</e></r>`,
+  ];
+  for (const source of documents) {
+    const read = readXml(source);
+    const numbering = read.nodes.map((node) => [node.order, node.end]);
+    const indexes = (document: XDocument) =>
+      read.nodes.map((node) => (node.kind === 1 ? document.named(node.ns, node.local) : node.kind === 2 ? document.attributesNamed(node.ns, node.local) : []).map((named) => named.order));
+    const readIndexes = indexes(read);
+    const walked = new XDocument(read.node);
+    expect(walked.nodes.length).toBe(read.nodes.length);
+    expect(walked.nodes.every((node, i) => node === read.nodes[i])).toBe(true);
+    expect(walked.elements.map((node) => node.order)).toEqual(read.elements.map((node) => node.order));
+    expect(read.nodes.map((node) => [node.order, node.end])).toEqual(numbering);
+    expect(indexes(walked)).toEqual(readIndexes);
+  }
+});
