@@ -30,6 +30,8 @@ const cores = navigator.hardwareConcurrency;
 const loadBefore = loadavg()[0];
 const hasCorpus = existsSync(LINES_SOURCE);
 const LINE_COUNTS = [100, 1000, 5000] as const;
+/** The API takes documents up to 1 MiB (spec), about 950 lines of this invoice: the largest sent over HTTP. */
+const HTTP_LINES = 900;
 /** The profile documents, the France CTC one derived from them, and the synthetic many-line invoices. */
 const documents: BenchDocument[] = hasCorpus ? [...PROFILE_DOCUMENTS, franceCtcDocument(dir)] : [];
 const linesDocuments: (BenchDocument & { lines: number })[] = [];
@@ -41,13 +43,22 @@ if (hasCorpus) {
     linesDocuments.push({ name: `${lines}-line XRechnung UBL (${(statSync(file).size / 1024).toFixed(0)} KiB)`, file, profile: "xrechnung", lines });
   }
 }
+const httpLinesDocuments: BenchDocument[] = [];
+if (hasCorpus) {
+  const source = readFileSync(LINES_SOURCE, "utf8");
+  for (const lines of [100, HTTP_LINES]) {
+    const file = join(dir, `http-lines-${lines}.xml`);
+    writeFileSync(file, multiplyLines(source, lines));
+    httpLinesDocuments.push({ name: `${lines}-line XRechnung UBL (${(statSync(file).size / 1024).toFixed(0)} KiB)`, file, profile: "xrechnung" });
+  }
+}
 /** The 5,000-line document may take minutes on SaxonJS; this bounds it (seconds). */
 const LINES_BOUND_S = Number(process.env.BENCH_LINES_BOUND_S ?? 240);
 
 // Burst allowances are per organization, so the load is spread over enough of them never to hit
 // one; /v1/me and validation use separate organizations because they run within the same minute.
 const ORGS = 100;
-const VALIDATION_ORGS = 30;
+const VALIDATION_ORGS = 120;
 const keys: string[] = [];
 const validationKeys: string[] = [];
 for (let i = 0; i < ORGS + VALIDATION_ORGS; i++) {
@@ -114,8 +125,9 @@ const VALIDATE_SECONDS = 6;
 const httpFigures: HttpFigure[] = [];
 let peakRss = meRss;
 if (hasCorpus) {
+  // Twice as many clients as workers, so a worker never waits for the next request's round trip.
   for (const document of documents) {
-    httpFigures.push(await validateOverHttp(server.base, validationKeys, document, cores, VALIDATE_SECONDS, VALIDATION_ORGS * 300));
+    httpFigures.push(await validateOverHttp(server.base, validationKeys, document, cores * 2, VALIDATE_SECONDS, VALIDATION_ORGS * 100));
     peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
@@ -123,8 +135,8 @@ if (hasCorpus) {
 const latencyFigures: HttpFigure[] = [];
 if (hasCorpus) {
   latencyFigures.push(await validateOverHttp(server.base, validationKeys, documents[0], 1, VALIDATE_SECONDS, 2000));
-  for (const document of linesDocuments) {
-    latencyFigures.push(await validateOverHttp(server.base, validationKeys, document, 1, 20, document.lines >= 5000 ? 5 : 20));
+  for (const document of httpLinesDocuments) {
+    latencyFigures.push(await validateOverHttp(server.base, validationKeys, document, 1, 10, 50));
     peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
@@ -229,7 +241,7 @@ if (!hasCorpus) {
   process.exit(0);
 }
 
-console.log(`\nPOST /v1/validate over HTTP, executable, ${cores} workers warm, ${cores} concurrent clients, ${VALIDATE_SECONDS} s each`);
+console.log(`\nPOST /v1/validate over HTTP, executable, ${cores} workers warm, ${cores * 2} concurrent clients, ${VALIDATE_SECONDS} s each`);
 table(
   httpFigures.map(({ document, result, mismatch }): [string, string] => [
     document.name,
@@ -312,18 +324,24 @@ targets.push([
   "typical XRechnung UBL over HTTP <= Saxon-HE's two rule files",
   `${typicalMs === undefined ? "-" : ms(typicalMs)} vs ${typicalHe === undefined ? "-" : ms(typicalHe)}: ${verdict(typicalMs === undefined || typicalHe === undefined ? undefined : typicalMs <= typicalHe)}`,
 ]);
+// The API refuses bodies over 1 MiB, so the 1,000- and 5,000-line figures are the whole validation
+// in-process (XSD and both rule files, what a worker and `einvoice validate` run).
+const inProcessMs = (name: string) => {
+  const f = timed.find((r) => r.name === name)?.native;
+  return f?.totalMs.length ? median(f.totalMs) : undefined;
+};
 const thousand = linesDocuments.find((d) => d.lines === 1000);
-const thousandMs = thousand && latencyOf(thousand.name);
+const thousandMs = thousand && inProcessMs(thousand.name);
 const thousandHe = thousand && saxonRuleFilesMs(thousand.name);
 targets.push([
-  "1,000-line XRechnung UBL over HTTP <= Saxon-HE's two rule files",
+  "1,000-line XRechnung UBL, whole validation in-process <= Saxon-HE's two rule files",
   `${thousandMs === undefined ? "-" : ms(thousandMs)} vs ${thousandHe === undefined ? "-" : ms(thousandHe)}: ${verdict(thousandMs === undefined || thousandHe === undefined ? undefined : thousandMs <= thousandHe)}`,
 ]);
 const fiveThousand = linesDocuments.find((d) => d.lines === 5000);
-const fiveMs = fiveThousand && latencyOf(fiveThousand.name);
-targets.push(["5,000-line XRechnung UBL over HTTP < 1 s", `${fiveMs === undefined ? "-" : ms(fiveMs)}: ${verdict(fiveMs === undefined ? undefined : fiveMs < 1000)}`]);
+const fiveMs = fiveThousand && inProcessMs(fiveThousand.name);
+targets.push(["5,000-line XRechnung UBL, whole validation in-process < 1 s", `${fiveMs === undefined ? "-" : ms(fiveMs)}: ${verdict(fiveMs === undefined ? undefined : fiveMs < 1000)}`]);
 const throughput = httpFigures.find((f) => f.document.name === documents[0].name)?.result.perSecond;
-targets.push([`typical validations/s over HTTP (${cores} workers, ${cores} clients) >= 300`, `${throughput?.toFixed(0) ?? "-"}: ${verdict(throughput === undefined ? undefined : throughput >= 300)}`]);
+targets.push([`typical validations/s over HTTP (${cores} workers, ${cores * 2} clients) >= 300`, `${throughput?.toFixed(0) ?? "-"}: ${verdict(throughput === undefined ? undefined : throughput >= 300)}`]);
 targets.push(["peak RSS < 512 MiB", `${peakRss.toFixed(0)} MiB: ${verdict(peakRss < 512)}`]);
 console.log("\ntargets (native engine)");
 table(targets);

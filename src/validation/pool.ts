@@ -81,7 +81,9 @@ export class ValidationPool {
 
   /** Gives the slot a fresh worker whose replies settle the slot's pending jobs. */
   private attachWorker(slot: Slot): void {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    // smol: a collector that runs sooner. Measured with two workers, hybrid PDF validations (pdf-lib
+    // garbage) peaked about 80 MiB lower, at no measurable cost in validations per second.
+    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
     let loaded = false;
     let markLoaded!: () => void;
     let failLoad!: (error: Error) => void;
