@@ -1,5 +1,4 @@
-import "./saxon-globals";
-import SaxonJS from "saxon-js";
+import type SaxonJsModule from "saxon-js";
 import type { Bundle } from "../assets/bundle-format";
 import { bundledEntries, bundledEntry } from "../assets/bundled-entries";
 import { parseSvrl, type Finding } from "./svrl";
@@ -15,6 +14,20 @@ export class RuleFileStopped extends Error {
   ) {
     super(`the rule file ${entryPath} stopped on this document: ${xpathError}`);
   }
+}
+
+let loadedSaxonJs: typeof SaxonJsModule | undefined;
+
+/**
+ * SaxonJS costs about 50 MiB per worker once loaded, and most documents never need it (the native
+ * engine runs every rule file it has a plan for), so it loads on the first rule file that does.
+ */
+function saxonJs(): typeof SaxonJsModule {
+  if (!loadedSaxonJs) {
+    require("./saxon-globals");
+    loadedSaxonJs = require("saxon-js") as typeof SaxonJsModule;
+  }
+  return loadedSaxonJs;
 }
 
 interface Loaded {
@@ -46,7 +59,7 @@ export class SaxonJsSchematron {
     const { sef, pool, baseUri } = this.load(entryPath);
     let result: { principalResult: string };
     try {
-      result = SaxonJS.transform(
+      result = saxonJs().transform(
         { stylesheetInternal: sef, stylesheetBaseURI: baseUri, documentPool: pool, sourceText: xml, destination: "serialized" },
         "sync",
       ) as { principalResult: string };
@@ -63,7 +76,7 @@ export class SaxonJsSchematron {
     const entry = bundledEntry(this.bundle, entryPath);
     const pool: Record<string, unknown> = {};
     for (const list of entry.codeLists) {
-      pool[BASE + list] = SaxonJS.XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });
+      pool[BASE + list] = saxonJs().XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });
     }
     const loaded = { sef: JSON.parse(this.bundle.text(entry.sef)), pool, baseUri: BASE + entryPath };
     this.loaded.set(entryPath, loaded);
