@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "./engine";
-import { validateDocument, type ValidateRequest } from "./validate";
+import { isPdf, validateDocument, type ValidateRequest } from "./validate";
 import type { GeneratedXml } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 
@@ -36,7 +36,19 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   } catch (error) {
     self.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);
   }
+  if (leavesMuchGarbage(message)) Bun.gc(true);
 };
+
+/**
+ * A hybrid PDF (pdf-lib parses or writes the whole file) or a large document leaves tens of MiB of
+ * garbage, and with a worker per core the collector let the process grow hundreds of MiB past what
+ * it holds. A full collection after such a job (the reply is already sent) keeps the process near
+ * its working set; typical XML validations, the bulk of the traffic, never pay for it.
+ */
+function leavesMuchGarbage(message: WorkerRequest): boolean {
+  if (message.kind === "pdf") return true;
+  return message.kind === "validate" && (isPdf(message.request.bytes) || message.request.bytes.byteLength > 256 * 1024);
+}
 
 // Messages posted before this module finished loading would be lost, so the pool waits for this.
 self.postMessage({ id: 0, ok: true, value: "ready" } satisfies WorkerReply);

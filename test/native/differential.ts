@@ -2,14 +2,16 @@
 // a published XSLT on Saxon-HE, reduced to comparable outcomes (finding lines, or the error code a
 // run stopped with), plus per-document native timings.
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import type { XDocument } from "../../src/native/document.ts";
 import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
 import { readRuleSource } from "../../src/native/source.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
+import { schematronToXslt } from "../../src/schematron/compile.ts";
 import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
 import { runSaxonHe, type SaxonResult } from "../support/saxon-he.ts";
 
@@ -33,6 +35,25 @@ export interface DifferentialReport {
 
 export async function differential(sch: string, xslt: string, documents: string[]): Promise<DifferentialReport> {
   return differentialPlan(compileSchema(parseSchematron(sch)), xslt, documents);
+}
+
+/** {@link differential} for a Schematron schema and documents given as text (small hand-written cases). */
+export async function differentialOfText(schema: string, documents: string[]): Promise<DifferentialReport> {
+  const work = mkdtempSync(join(tmpdir(), "native-differential-"));
+  try {
+    const sch = join(work, "schema.sch");
+    writeFileSync(sch, schema);
+    const xslt = join(work, "schema.xsl");
+    writeFileSync(xslt, await schematronToXslt(sch));
+    const paths = documents.map((xml, i) => {
+      const path = join(work, `doc${i}.xml`);
+      writeFileSync(path, xml);
+      return path;
+    });
+    return await differential(sch, xslt, paths);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** The same comparison for a plan compiled by the caller (e.g. from the published XSLT itself). */

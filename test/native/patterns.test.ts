@@ -9,10 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSchema } from "../../src/native/engine.ts";
-import { schematronToXslt } from "../../src/schematron/compile.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
-import { differential } from "./differential.ts";
+import { differentialOfText } from "./differential.ts";
 
 const rule = (id: string, context: string, message: string) =>
   `<pattern><rule context="${context}"><report id="${id}" test="true()">${message}</report></rule></pattern>`;
@@ -41,23 +40,9 @@ const skip = saxonHeUnavailable();
 
 describe.skipIf(skip !== null)("XSLT 3.0 parenthesized match patterns", () => {
   test("match the nodes Saxon-HE matches", async () => {
-    const work = mkdtempSync(join(tmpdir(), "native-patterns-"));
-    try {
-      const sch = join(work, "patterns.sch");
-      writeFileSync(sch, SCHEMA);
-      const xslt = join(work, "patterns.xsl");
-      writeFileSync(xslt, await schematronToXslt(sch));
-      const documents = DOCUMENTS.map((xml, i) => {
-        const path = join(work, `doc${i}.xml`);
-        writeFileSync(path, xml);
-        return path;
-      });
-      const report = await differential(sch, xslt, documents);
-      expect(report.differences).toEqual([]);
-      expect(report.identical).toBe(DOCUMENTS.length);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const report = await differentialOfText(SCHEMA, DOCUMENTS);
+    expect(report.differences).toEqual([]);
+    expect(report.identical).toBe(DOCUMENTS.length);
   });
 });
 
@@ -82,23 +67,9 @@ const ERROR_DOCUMENTS = [
 
 describe.skipIf(skip !== null)("dynamic errors in rule contexts", () => {
   test("make the rule not match, as on Saxon-HE, and a failed variable fails again where it is used", async () => {
-    const work = mkdtempSync(join(tmpdir(), "native-pattern-errors-"));
-    try {
-      const sch = join(work, "errors.sch");
-      writeFileSync(sch, ERRORS_SCHEMA);
-      const xslt = join(work, "errors.xsl");
-      writeFileSync(xslt, await schematronToXslt(sch));
-      const documents = ERROR_DOCUMENTS.map((xml, i) => {
-        const path = join(work, `doc${i}.xml`);
-        writeFileSync(path, xml);
-        return path;
-      });
-      const report = await differential(sch, xslt, documents);
-      expect(report.differences).toEqual([]);
-      expect({ identical: report.identical, stopped: report.bothStopped }).toEqual({ identical: 2, stopped: 1 });
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const report = await differentialOfText(ERRORS_SCHEMA, ERROR_DOCUMENTS);
+    expect(report.differences).toEqual([]);
+    expect({ identical: report.identical, stopped: report.bothStopped }).toEqual({ identical: 2, stopped: 1 });
   });
 });
 
