@@ -33,7 +33,6 @@ function nameEnd(text: string, pos: number): number {
   return pos;
 }
 
-const LT = 60;
 const BANG = 33;
 const QUESTION = 63;
 const SLASH = 47;

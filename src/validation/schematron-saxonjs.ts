@@ -1,6 +1,6 @@
 import type SaxonJsModule from "saxon-js";
 import type { Bundle } from "../assets/bundle-format";
-import { bundledEntries, bundledEntry } from "../assets/bundled-entries";
+import { bundledEntry } from "../assets/bundled-entries";
 import { parseSvrl, type Finding } from "./svrl";
 
 /** Where a compiled stylesheet believes it lives, so relative document() calls resolve into the pool. */
@@ -45,10 +45,6 @@ export class SaxonJsSchematron {
   private readonly loaded = new Map<string, Loaded>();
 
   constructor(private readonly bundle: Bundle) {}
-
-  has(entryPath: string): boolean {
-    return bundledEntries(this.bundle).has(entryPath);
-  }
 
   /** Loads a stylesheet ahead of the first document. */
   warm(entryPath: string): void {

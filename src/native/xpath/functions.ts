@@ -4,7 +4,7 @@
  * xs:double; more than one item where at most one is allowed is XPTY0004, as on Saxon-HE.
  */
 import { Kind, XNode, type XDocument } from "../document.ts";
-import { castAtomic, isNumeric, stringOf, toDouble, typeName, Untyped, type Atomic } from "./atomic.ts";
+import { castAtomic, isNumeric, stringOf, toDouble, Untyped, type Atomic } from "./atomic.ts";
 import type { Focus } from "./context.ts";
 import { Dec } from "./decimal.ts";
 import { fail } from "./errors.ts";
