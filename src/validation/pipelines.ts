@@ -1,4 +1,4 @@
-import type { XsdSchemaId } from "./xsd";
+import type { XsdSchemaId } from "./xsd-schemas";
 
 /**
  * Which rule files judge which profile, in the order the authorities' reference validators run them

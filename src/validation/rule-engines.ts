@@ -51,6 +51,11 @@ export class RuleEngines {
     return this.native.document(xml);
   }
 
+  /** Lets go of the shared tree once a validation is over. */
+  release(): void {
+    this.native.release();
+  }
+
   engineOf(entryPath: string): RuleEngineName {
     return this.choice === "native" && this.native.has(entryPath) ? "native" : "saxonjs";
   }

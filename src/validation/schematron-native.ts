@@ -31,6 +31,10 @@ export class NativeSchematron {
     return this.last.document;
   }
 
+  release(): void {
+    this.last = undefined;
+  }
+
   warm(entryPath: string): void {
     this.plan(entryPath);
   }

@@ -7,7 +7,7 @@ import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
 import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
 import { pinByPath } from "../rulesets/pins";
 import { rulesetSha256, sha256Hex, type JudgedArtifactRow } from "../rulesets/seal";
-import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd";
+import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd-schemas";
 import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
 import { RuleFileStopped } from "./schematron-saxonjs";
 import type { RuleEngines } from "./rule-engines";
@@ -83,6 +83,15 @@ function xsdPin(schema: XsdSchemaId) {
  * that cannot run throws (the caller answers 503); a document that stops a rule file is invalid.
  */
 export async function validateDocument(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
+  try {
+    return await judge(engine, request);
+  } finally {
+    // The shared tree of a large document is tens of MiB; a worker keeps none between documents.
+    engine.schematron.release();
+  }
+}
+
+async function judge(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
   const sha256 = sha256Hex(request.bytes);
   let xml = request.bytes;
   let hybrid = false;

@@ -105,3 +105,25 @@ describe.skipIf(!hasCorpus)("verdicts name the engine per rule file", () => {
     }
   }, 120_000);
 });
+
+describe.skipIf(!hasCorpus)("a worker keeps no document between validations", () => {
+  test("the tree the layers share is built once per validation and let go when it ends", async () => {
+    const row = corpusRows().find((r) => r.profile === "xrechnung" && r.syntax === "ubl" && r.expectedValid === true);
+    const bytes = row && corpusFile(row);
+    if (!bytes) throw new Error("no valid XRechnung UBL document in the corpus");
+    const documents = spyOn(NativeSchematron.prototype, "document");
+    const released = spyOn(NativeSchematron.prototype, "release");
+    try {
+      await judge(native, bytes);
+      // Facts and both rule files read one tree; the validation ends by letting it go.
+      const trees = new Set(documents.mock.results.map((r) => r.value));
+      expect(documents.mock.calls.length).toBeGreaterThanOrEqual(3);
+      expect(trees.size).toBe(1);
+      expect(released).toHaveBeenCalledTimes(1);
+      expect(native.schematron.document(new TextDecoder().decode(bytes))).not.toBe([...trees][0]);
+    } finally {
+      documents.mockRestore();
+      released.mockRestore();
+    }
+  }, 60_000);
+});

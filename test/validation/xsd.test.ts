@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { createXsdEngine, xsdSchemaFor, XSD_SCHEMAS, type XsdSchemaId } from "../../src/validation/xsd.ts";
+import { createXsdEngine } from "../../src/validation/xsd.ts";
+import { xsdSchemaFor, XSD_SCHEMAS, type XsdSchemaId } from "../../src/validation/xsd-schemas.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { corpusFile, corpusRows, hasCorpus, hasRulesets, RULESETS_DIR, rulesetFile } from "../support/corpus.ts";
