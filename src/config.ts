@@ -14,6 +14,9 @@ export function listenPort(flag?: string): number {
   return port;
 }
 
+/** One validation worker per core: validation is CPU-bound and the HTTP thread mostly waits. */
+export const defaultWorkerCount = () => Math.max(1, navigator.hardwareConcurrency);
+
 /** Environment switches of the server (documented in README). */
 export function serverEnv() {
   const deadline = process.env.REQUEST_DEADLINE_MS;

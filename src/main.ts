@@ -1,13 +1,13 @@
 #!/usr/bin/env bun
 import { parseArgs } from "node:util";
-import { serve } from "./cli/serve";
 import { orgsCommand, keysCommand } from "./cli/accounts";
-import { UsageError } from "./config";
+import { defaultWorkerCount, UsageError } from "./config";
+import { applyMemoryTarget } from "./cli/memory-target";
 import { AccountError } from "./accounts/errors";
 
 const HELP = `einvoice: EN 16931 e-invoicing API
 
-  serve [--port N] [--db PATH]          start the HTTP API (env PORT, DATABASE_PATH)
+  serve [--port N] [--db PATH]          start the HTTP API (env PORT, DATABASE_PATH, MEMORY_TARGET_MIB)
   orgs create --name NAME [--plan free|starter|growth|business|scale] [--billing-day 1-28]
   orgs set-plan ORG --plan PLAN
   orgs set-channel ORG latest|previous  default ruleset channel of the organization
@@ -55,9 +55,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const flags = values as Record<string, string | undefined>;
   switch (command) {
-    case "serve":
-      await serve(flags);
+    case "serve": {
+      // Before the server's modules load: this may re-execute the process (see memory-target.ts).
+      const memory = applyMemoryTarget(defaultWorkerCount());
+      const { serve } = await import("./cli/serve");
+      await serve(flags, memory);
       return -1;
+    }
     case "orgs":
       orgsCommand(sub, rest, flags);
       return 0;

@@ -7,6 +7,7 @@ import { Metrics } from "./metrics";
 import { ValidationPool } from "../validation/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { DriftState } from "../rulesets/drift";
+import { defaultWorkerCount } from "../config";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -22,7 +23,7 @@ export const DEFAULT_API_CONFIG: ApiConfig = {
   requestDeadlineMs: 30_000,
   anonymousPerMinute: 120,
   metrics: true,
-  engineConcurrency: Math.max(1, navigator.hardwareConcurrency),
+  engineConcurrency: defaultWorkerCount(),
   engineMaxQueue: 256,
 };
 

@@ -36,7 +36,7 @@ async function nightlyDriftCheck(store: Store): Promise<() => void> {
   });
 }
 
-export async function serve(options: { port?: string; db?: string }): Promise<void> {
+export async function serve(options: { port?: string; db?: string }, memoryNote?: string): Promise<void> {
   const port = listenPort(options.port);
   // Checked here so a mistyped value stops the start with a message, not every worker later.
   const ruleEngine = ruleEngineChoice();
@@ -47,6 +47,7 @@ export async function serve(options: { port?: string; db?: string }): Promise<vo
   const actualPort = app.server!.port;
   if (firstStart.length) console.log(firstStart.join("\n").replace("{port}", String(actualPort)));
   console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)}, rule engine ${ruleEngine === "native" ? "native, SaxonJS for rule files without a native plan" : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
+  if (memoryNote) console.log(memoryNote);
   const warming = performance.now();
   deps
     .validation()

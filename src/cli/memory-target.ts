@@ -1,0 +1,89 @@
+import { totalmem } from "node:os";
+import { UsageError } from "../config";
+
+/**
+ * The memory the server sizes its JavaScript heaps for. JavaScriptCore grows each heap (the HTTP
+ * thread and every validation worker) in proportion to the machine's RAM: on a large host a
+ * worker lets garbage reach twice its live size before collecting, and a 500-line invoice
+ * validated on two workers took the process from 270 MiB to a gigabyte. Told a smaller RAM size,
+ * JavaScriptCore collects sooner and harder as the process nears it (measured on the bench's
+ * mixed load: peak 982 MiB with the host's 24 GiB, about 500 MiB at 512).
+ *
+ * JavaScriptCore reads that size (`BUN_JSC_forceRAMSize`) once, when the process starts, and Bun
+ * offers no way to set it later, so `serve` re-executes itself with it set: execve keeps the
+ * pid, open descriptors and arguments, and happens before anything is loaded or printed.
+ */
+export const MEMORY_TARGET_ENV = "MEMORY_TARGET_MIB";
+const JSC_RAM_SIZE = "BUN_JSC_forceRAMSize";
+const MIB = 1024 * 1024;
+
+/** 128 MiB for the HTTP thread and the runtime, 128 MiB per validation worker: 384 on two cores. */
+export const defaultTargetMiB = (workers: number) => 128 + 128 * workers;
+
+/**
+ * The heap-sizing RAM size in bytes, or undefined to leave JavaScriptCore's own: `MEMORY_TARGET_MIB`
+ * (a whole number of MiB, or `off`), else the default for the worker count; never above the
+ * machine's memory.
+ */
+export function memoryTargetBytes(workers: number, value = process.env[MEMORY_TARGET_ENV], machineBytes = totalmem()): number | undefined {
+  if (value === "off") return undefined;
+  let mib = defaultTargetMiB(workers);
+  if (value !== undefined && value !== "") {
+    mib = Number(value);
+    if (!Number.isInteger(mib) || mib < 64) throw new UsageError(`${MEMORY_TARGET_ENV} must be a whole number of MiB (at least 64) or "off", not "${value}"`);
+  }
+  return Math.min(mib * MIB, machineBytes);
+}
+
+/** What the re-executed process runs: the same program with the same arguments. */
+export function reexecArgv(argv = process.argv, execPath = process.execPath, execArgv = process.execArgv): string[] {
+  // A compiled executable reports its entry as argv[1] inside Bun's virtual file system; the
+  // executable itself takes only the user's arguments.
+  const compiled = argv[1]?.startsWith("/$bunfs/");
+  return compiled ? [execPath, ...argv.slice(2)] : [execPath, ...execArgv, ...argv.slice(1)];
+}
+
+/**
+ * Re-executes the process with the heap-sizing RAM size set, unless it is set already (by this,
+ * or by an operator who chose their own). Returns a note for the start-up log; never returns when
+ * the re-execution happened.
+ */
+export function applyMemoryTarget(workers: number): string {
+  const bytes = memoryTargetBytes(workers);
+  const chosen = process.env[JSC_RAM_SIZE];
+  if (chosen) return `JavaScript heaps sized for ${(Number(chosen) / MIB).toFixed(0)} MiB`;
+  if (bytes === undefined) return `JavaScript heaps sized for the machine's memory (${MEMORY_TARGET_ENV}=off)`;
+  const failure = execve(reexecArgv(), { ...process.env, [JSC_RAM_SIZE]: String(bytes) });
+  return `JavaScript heaps sized for the machine's memory: could not re-execute with ${JSC_RAM_SIZE} (${failure}); set it in the environment`;
+}
+
+/** Replaces the process image; returns why it could not. */
+function execve(argv: string[], env: Record<string, string | undefined>): string {
+  let ffi: typeof import("bun:ffi");
+  let libc;
+  try {
+    ffi = require("bun:ffi");
+    libc = ffi.dlopen(process.platform === "darwin" ? "/usr/lib/libSystem.B.dylib" : "libc.so.6", {
+      execve: { args: [ffi.FFIType.ptr, ffi.FFIType.ptr, ffi.FFIType.ptr], returns: ffi.FFIType.i32 },
+    });
+  } catch (error) {
+    return `no C library to call: ${(error as Error).message}`;
+  }
+  // NUL-terminated strings and NULL-terminated pointer arrays; the buffers stay referenced until the call.
+  const strings: Buffer[] = [];
+  const cString = (s: string) => {
+    const bytes = Buffer.from(`${s}\0`);
+    strings.push(bytes);
+    return ffi.ptr(bytes);
+  };
+  const pointers = (items: string[]) => {
+    const array = new BigUint64Array(items.length + 1);
+    items.forEach((item, i) => (array[i] = BigInt(cString(item))));
+    return array;
+  };
+  const path = cString(argv[0]);
+  const args = pointers(argv);
+  const envp = pointers(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])));
+  libc.symbols.execve(path, ffi.ptr(args), ffi.ptr(envp));
+  return `execve failed for ${argv[0]}`;
+}

@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultTargetMiB, memoryTargetBytes, reexecArgv } from "../../src/cli/memory-target";
+import { UsageError } from "../../src/config";
+
+const MIB = 1024 * 1024;
+const dir = mkdtempSync(join(tmpdir(), "memory-target-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const main = new URL("../../src/main.ts", import.meta.url).pathname;
+
+describe("memory target", () => {
+  test("defaults to 128 MiB plus 128 MiB per worker, takes a whole number of MiB or off, never more than the machine has", () => {
+    expect(defaultTargetMiB(2)).toBe(384);
+    expect(memoryTargetBytes(2, undefined, 64 * 1024 * MIB)).toBe(384 * MIB);
+    expect(memoryTargetBytes(4, "", 64 * 1024 * MIB)).toBe(640 * MIB);
+    expect(memoryTargetBytes(2, "1024", 64 * 1024 * MIB)).toBe(1024 * MIB);
+    expect(memoryTargetBytes(2, "off", 64 * 1024 * MIB)).toBeUndefined();
+    expect(memoryTargetBytes(2, undefined, 256 * MIB)).toBe(256 * MIB);
+    for (const bad of ["abc", "1.5", "-1", "32", "512MB"]) expect(() => memoryTargetBytes(2, bad)).toThrow(UsageError);
+    expect(() => memoryTargetBytes(2, "abc")).toThrow('MEMORY_TARGET_MIB must be a whole number of MiB (at least 64) or "off", not "abc"');
+  });
+
+  test("the re-executed process runs the same program with the same arguments", () => {
+    // A compiled executable: argv[1] is its entry in Bun's virtual file system.
+    expect(reexecArgv(["bun", "/$bunfs/root/einvoice", "serve", "--port", "8080"], "/usr/local/bin/einvoice", [])).toEqual(["/usr/local/bin/einvoice", "serve", "--port", "8080"]);
+    // From source, with the runtime's own flags kept.
+    expect(reexecArgv(["/opt/bun", "/app/src/main.ts", "serve"], "/opt/bun", ["--smol"])).toEqual(["/opt/bun", "--smol", "/app/src/main.ts", "serve"]);
+  });
+});
+
+/** Starts `serve` and returns its pid, environment and start-up output once it listens. */
+async function startServe(env: Record<string, string | undefined>) {
+  const { BUN_JSC_forceRAMSize: _, MEMORY_TARGET_MIB: __, ...inherited } = process.env;
+  const proc = Bun.spawn([process.execPath, main, "serve", "--port", "0", "--db", join(dir, "serve.sqlite")], { env: { ...inherited, ...env }, stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("JavaScript heaps sized")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  const environ = readFileSync(`/proc/${proc.pid}/environ`, "utf8").split("\0");
+  proc.kill();
+  await proc.exited;
+  return { out, environ };
+}
+
+describe.skipIf(process.platform !== "linux")("serve sizes its heaps before it loads", () => {
+  test("by default it re-executes itself, same pid, with JavaScriptCore told the target", async () => {
+    const { out, environ } = await startServe({});
+    expect(environ).toContain(`BUN_JSC_forceRAMSize=${memoryTargetBytes(navigator.hardwareConcurrency)}`);
+    expect(out).toContain(`JavaScript heaps sized for ${memoryTargetBytes(navigator.hardwareConcurrency)! / MIB} MiB`);
+  }, 30_000);
+
+  test("MEMORY_TARGET_MIB sets the target, off leaves JavaScriptCore's own, an operator's BUN_JSC_forceRAMSize wins", async () => {
+    expect((await startServe({ MEMORY_TARGET_MIB: "600" })).environ).toContain(`BUN_JSC_forceRAMSize=${600 * MIB}`);
+    const off = await startServe({ MEMORY_TARGET_MIB: "off" });
+    expect(off.environ.some((v) => v.startsWith("BUN_JSC_forceRAMSize="))).toBe(false);
+    expect(off.out).toContain("JavaScript heaps sized for the machine's memory (MEMORY_TARGET_MIB=off)");
+    const own = await startServe({ BUN_JSC_forceRAMSize: String(700 * MIB) });
+    expect(own.environ).toContain(`BUN_JSC_forceRAMSize=${700 * MIB}`);
+    expect(own.out).toContain("JavaScript heaps sized for 700 MiB");
+  }, 60_000);
+
+  test("a mistyped MEMORY_TARGET_MIB stops the start with a message", () => {
+    const bad = Bun.spawnSync([process.execPath, main, "serve", "--port", "0", "--db", join(dir, "bad.sqlite")], { env: { ...process.env, MEMORY_TARGET_MIB: "lots" }, stderr: "pipe" });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.toString()).toContain('MEMORY_TARGET_MIB must be a whole number of MiB (at least 64) or "off", not "lots"');
+  });
+});
