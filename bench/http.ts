@@ -47,6 +47,15 @@ export async function load(next: (i: number) => Promise<Response>, concurrency: 
 }
 
 export function rssMiB(pid: number): number {
+  return statusMiB(pid, "VmRSS");
+}
+
+/** The highest RSS the process has had (the kernel's high-water mark), so no peak falls between samples. */
+export function peakRssMiB(pid: number): number {
+  return statusMiB(pid, "VmHWM");
+}
+
+function statusMiB(pid: number, field: string): number {
   const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
-  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) / 1024;
+  return Number(status.match(new RegExp(`${field}:\\s+(\\d+) kB`))![1]) / 1024;
 }

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, rssMiB, type LoadResult } from "./http";
+import { load, peakRssMiB, rssMiB, type LoadResult } from "./http";
 import { multiplyLines } from "./lines";
 import { franceCtcDocument, LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type BenchDocument, type HttpFigure, type TimedFigure } from "./validation";
 import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
@@ -26,6 +26,7 @@ const cli = (...args: string[]) => {
   return JSON.parse(r.stdout.toString());
 };
 const cores = navigator.hardwareConcurrency;
+const memoryTargetNote = process.env.MEMORY_TARGET_MIB ? `MEMORY_TARGET_MIB=${process.env.MEMORY_TARGET_MIB}` : "default memory target";
 // Other work on the machine moves every figure; the load average before and after says how much.
 const loadBefore = loadavg()[0];
 const hasCorpus = existsSync(LINES_SOURCE);
@@ -104,7 +105,11 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
   }
 }
 
+/** The highest RSS any server of this run reached (its VmHWM, read before it stops): a true peak, not a sample. */
+let peakRss = 0;
+
 async function stopServer(server: Server): Promise<void> {
+  peakRss = Math.max(peakRss, peakRssMiB(server.proc.pid));
   server.proc.kill();
   await server.proc.exited;
 }
@@ -123,12 +128,10 @@ const meRss = rssMiB(server.proc.pid);
 // 2. POST /v1/validate per profile, as many clients as workers (more would only queue).
 const VALIDATE_SECONDS = 6;
 const httpFigures: HttpFigure[] = [];
-let peakRss = meRss;
 if (hasCorpus) {
   // Twice as many clients as workers, so a worker never waits for the next request's round trip.
   for (const document of documents) {
     httpFigures.push(await validateOverHttp(server.base, validationKeys, document, cores * 2, VALIDATE_SECONDS, VALIDATION_ORGS * 100));
-    peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
 // 2a. Latency of one client alone: the typical XRechnung UBL invoice and the many-line ones.
@@ -137,12 +140,10 @@ if (hasCorpus) {
   latencyFigures.push(await validateOverHttp(server.base, validationKeys, documents[0], 1, VALIDATE_SECONDS, 2000));
   for (const document of httpLinesDocuments) {
     latencyFigures.push(await validateOverHttp(server.base, validationKeys, document, 1, 10, 50));
-    peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
   }
 }
 // 2b. POST /v1/generate with verify, per standard: typical and 500-line invoices.
 const generateFigures = await generateOverHttp(server.base, validationKeys, cores, VALIDATE_SECONDS);
-peakRss = Math.max(peakRss, rssMiB(server.proc.pid));
 await stopServer(server);
 
 // 3. Does turning off JSC's concurrent JIT help when the workers already use every core? One run
@@ -233,7 +234,7 @@ table([
   ["GET /v1/me p50 / p99", `${me.p50ms.toFixed(2)} ms / ${me.p99ms.toFixed(2)} ms`],
   ["GET /v1/me statuses", JSON.stringify(me.statuses)],
   ["RSS after GET load", `${meRss.toFixed(1)} MiB`],
-  ...(hasCorpus ? [["peak RSS seen during validation load", `${peakRss.toFixed(1)} MiB`] as [string, string]] : []),
+  [`peak RSS (VmHWM) of any server under the loads below, ${memoryTargetNote}`, `${peakRss.toFixed(1)} MiB`],
 ]);
 
 if (!hasCorpus) {
@@ -342,6 +343,6 @@ const fiveMs = fiveThousand && inProcessMs(fiveThousand.name);
 targets.push(["5,000-line XRechnung UBL, whole validation in-process < 1 s", `${fiveMs === undefined ? "-" : ms(fiveMs)}: ${verdict(fiveMs === undefined ? undefined : fiveMs < 1000)}`]);
 const throughput = httpFigures.find((f) => f.document.name === documents[0].name)?.result.perSecond;
 targets.push([`typical validations/s over HTTP (${cores} workers, ${cores * 2} clients) >= 300`, `${throughput?.toFixed(0) ?? "-"}: ${verdict(throughput === undefined ? undefined : throughput >= 300)}`]);
-targets.push(["peak RSS < 512 MiB", `${peakRss.toFixed(0)} MiB: ${verdict(peakRss < 512)}`]);
+targets.push(["peak RSS (VmHWM, every load above) < 512 MiB", `${peakRss.toFixed(0)} MiB: ${verdict(peakRss < 512)}`]);
 console.log("\ntargets (native engine)");
 table(targets);

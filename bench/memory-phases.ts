@@ -1,0 +1,75 @@
+/**
+ * Where the memory goes (diagnostic; `bun run bench` has the figures and targets): each load of the
+ * bench on a fresh server, with its idle RSS, the peak (VmHWM), what it holds at the end and two
+ * seconds later, and validations per second.
+ *
+ *   bun bench/memory-phases.ts [PHASE-SUBSTRING]
+ *
+ * Runs dist/einvoice (PROBE_SOURCE=1: src/main.ts instead); the environment passes through, so
+ * `MEMORY_TARGET_MIB=off bun bench/memory-phases.ts "900 lines"` compares heap sizing.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { load, rssMiB } from "./http";
+import { multiplyLines } from "./lines";
+import { LINES_SOURCE, PROFILE_DOCUMENTS, franceCtcDocument, validateOverHttp, type BenchDocument } from "./validation";
+import { GENERATE_TARGETS, generateOverHttp, invoiceWithLines } from "./generate";
+
+const exe = join(import.meta.dir, "..", "dist", "einvoice");
+const command = process.env.PROBE_SOURCE ? [process.execPath, join(import.meta.dir, "..", "src", "main.ts")] : [exe];
+const dir = mkdtempSync(join(tmpdir(), "memory-phases-"));
+const db = join(dir, "bench.sqlite");
+const cli = (...args: string[]) => {
+  const r = Bun.spawnSync([...command, ...args, "--db", db]);
+  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+  return JSON.parse(r.stdout.toString());
+};
+const keys: string[] = [];
+for (let i = 0; i < 60; i++) {
+  cli("orgs", "create", "--name", `m-${i}`, "--plan", "scale");
+  keys.push(cli("keys", "create", "--org", `m-${i}`, "--mode", "live").key);
+}
+const hwm = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)![1]) / 1024;
+
+async function withServer(label: string, run: (base: string) => Promise<unknown>, env: Record<string, string> = {}) {
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const proc = Bun.spawn([...command, "serve", "--port", String(port), "--db", db], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  let seen = "";
+  for await (const chunk of proc.stdout) {
+    seen += new TextDecoder().decode(chunk);
+    if (seen.includes("validation workers ready")) break;
+  }
+  void (async () => { for await (const _ of proc.stdout); })();
+  await Bun.sleep(300);
+  const idle = rssMiB(proc.pid);
+  let max = idle;
+  const timer = setInterval(() => (max = Math.max(max, rssMiB(proc.pid))), 10);
+  const rate = await run(`http://127.0.0.1:${port}`);
+  clearInterval(timer);
+  const end = rssMiB(proc.pid);
+  await Bun.sleep(2000);
+  console.log(`${label.padEnd(44)} idle ${idle.toFixed(0)}  sampled max ${max.toFixed(0)}  VmHWM ${hwm(proc.pid).toFixed(0)}  at end ${end.toFixed(0)}  2 s later ${rssMiB(proc.pid).toFixed(0)} MiB${typeof rate === "number" ? `  ${rate.toFixed(0)}/s` : ""}`);
+  proc.kill();
+  await proc.exited;
+}
+
+const documents: BenchDocument[] = [...PROFILE_DOCUMENTS, franceCtcDocument(dir)];
+const lines = (n: number): BenchDocument => {
+  const file = join(dir, `lines-${n}.xml`);
+  writeFileSync(file, multiplyLines(readFileSync(LINES_SOURCE, "utf8"), n));
+  return { name: `${n} lines`, file, profile: "xrechnung" };
+};
+const only = process.argv[2];
+const phases: [string, (base: string) => Promise<unknown>][] = [
+  ...documents.map((d): [string, (base: string) => Promise<unknown>] => [`validate ${d.name}`, async (base) => (await validateOverHttp(base, keys, d, 4, 6, 12_000)).result.perSecond]),
+  ["validate 900 lines, 1 client", async (base) => void (await validateOverHttp(base, keys, lines(900), 1, 10, 50))],
+  ["validate 900 lines, 4 clients", async (base) => void (await validateOverHttp(base, keys, lines(900), 4, 10, 50))],
+  ["generate (all targets, 2 and 500 lines)", async (base) => void (await generateOverHttp(base, keys, 2, 6))],
+  ...GENERATE_TARGETS.map((t): [string, (base: string) => Promise<unknown>] => [`generate 500 lines ${t.name}`, async (base) => {
+    const body = JSON.stringify({ ...t.request, output: "xml", invoice: invoiceWithLines(500) });
+    await load((i) => fetch(`${base}/v1/generate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": "application/json" }, body }), 2, 6, 8);
+  }]),
+  ["all validate phases in turn", async (base) => { for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000); }],
+];
+for (const [label, run] of phases) if (!only || label.includes(only)) await withServer(label, run);
