@@ -8,7 +8,8 @@ import type { Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
 import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, hasChildNode, REVERSE_AXES, type CompiledTest } from "./axes.ts";
-import { functionKey, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
+import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
+import { liftInvariants } from "./invariants.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
 import { dependence, Depends, hoist, hoistPerNode, worthHoisting } from "./hoist.ts";
@@ -395,12 +396,18 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
     const value = compile(binding.value, scope);
     return { value, slot: scope.declare(binding.name) };
   });
+  const lifted = liftInvariants(expr.body, expr.bindings.map((binding) => binding.name), scope);
+  const invariants = lifted.parts.map((part) => ({ value: compile(part.expr, scope), slot: scope.declare(part.name) }));
   // Compiled while the range variables are in scope: the return expression, or the test of some/every.
-  const body = expr.kind === "for" ? compile(expr.body, scope) : null;
-  const satisfies = expr.kind === "quantified" ? compileBoolean(expr.body, scope) : null;
-  scope.release(bindings.length);
+  const body = expr.kind === "for" ? compile(lifted.body, scope) : null;
+  const satisfies = expr.kind === "quantified" ? compileBoolean(lifted.body, scope) : null;
+  scope.release(bindings.length + invariants.length);
+  const bindInvariants = (focus: Focus, runtime: Runtime) => {
+    for (const { value, slot } of invariants) runtime.locals[slot] = new Lazy(() => value(focus, runtime));
+  };
   if (body) {
     return (focus, runtime) => {
+      bindInvariants(focus, runtime);
       const out: Item[] = [];
       const loop = (depth: number) => {
         const { value, slot } = bindings[depth];
@@ -416,6 +423,7 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
   }
   const every = (expr as Extract<Expr, { kind: "quantified" }>).every;
   return (focus, runtime) => {
+    bindInvariants(focus, runtime);
     const search = (depth: number): boolean => {
       const { value, slot } = bindings[depth];
       for (const item of value(focus, runtime)) {
