@@ -6,8 +6,9 @@ import { UsageError } from "../config";
  * thread and every validation worker) in proportion to the machine's RAM: on a large host a
  * worker lets garbage reach twice its live size before collecting, and a 500-line invoice
  * validated on two workers took the process from 270 MiB to a gigabyte. Told a smaller RAM size,
- * JavaScriptCore collects sooner and harder as the process nears it (measured on the bench's
- * mixed load: peak 982 MiB with the host's 24 GiB, about 500 MiB at 512).
+ * JavaScriptCore collects sooner and harder as the process nears it (measured per load of the
+ * bench, bench/memory-phases.ts: peaks of 600-980 MiB with this host's 24 GiB, 430-550 at 512,
+ * 370-490 at 384, with no measurable cost for typical invoices).
  *
  * JavaScriptCore reads that size (`BUN_JSC_forceRAMSize`) once, when the process starts, and Bun
  * offers no way to set it later, so `serve` re-executes itself with it set: execve keeps the
