@@ -70,6 +70,11 @@ const phases: [string, (base: string) => Promise<unknown>][] = [
     const body = JSON.stringify({ ...t.request, output: "xml", invoice: invoiceWithLines(500) });
     await load((i) => fetch(`${base}/v1/generate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": "application/json" }, body }), 2, 6, 8);
   }]),
+  ["mixed profiles, 2 clients (the bench's JIT comparison)", async (base) => {
+    const mixed = documents.map((d) => ({ body: readFileSync(d.file), type: d.file.endsWith(".pdf") ? "application/pdf" : "application/xml" }));
+    const post = (i: number) => fetch(`${base}/v1/validate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": mixed[i % mixed.length].type }, body: mixed[i % mixed.length].body });
+    return (await load(post, 2, 15)).perSecond;
+  }],
   ["all validate phases in turn", async (base) => { for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000); }],
 ];
 for (const [label, run] of phases) if (!only || label.includes(only)) await withServer(label, run);

@@ -105,11 +105,14 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
   }
 }
 
-/** The highest RSS any server of this run reached (its VmHWM, read before it stops): a true peak, not a sample. */
+/** The highest RSS each server of this run reached (its VmHWM, read before it stops): a true peak, not a sample. */
+const serverPeaks: [string, number][] = [];
 let peakRss = 0;
 
-async function stopServer(server: Server): Promise<void> {
-  peakRss = Math.max(peakRss, peakRssMiB(server.proc.pid));
+async function stopServer(server: Server, label: string): Promise<void> {
+  const peak = peakRssMiB(server.proc.pid);
+  serverPeaks.push([label, peak]);
+  peakRss = Math.max(peakRss, peak);
   server.proc.kill();
   await server.proc.exited;
 }
@@ -144,7 +147,7 @@ if (hasCorpus) {
 }
 // 2b. POST /v1/generate with verify, per standard: typical and 500-line invoices.
 const generateFigures = await generateOverHttp(server.base, validationKeys, cores, VALIDATE_SECONDS);
-await stopServer(server);
+await stopServer(server, "the server of the GET, validate and generate loads");
 
 // 3. Does turning off JSC's concurrent JIT help when the workers already use every core? One run
 // each way on a freshly started server: the first pass over all profiles (stylesheets still being
@@ -169,7 +172,7 @@ if (hasCorpus) {
     await load(post, cores, Infinity, mixed.length * cores * 2);
     const firstPassMs = performance.now() - firstPass;
     jit.push({ label, firstPassMs, result: await load(post, cores, 15) });
-    await stopServer(s);
+    await stopServer(s, `the mixed-profile server, ${label}`);
   }
 }
 
@@ -235,6 +238,7 @@ table([
   ["GET /v1/me statuses", JSON.stringify(me.statuses)],
   ["RSS after GET load", `${meRss.toFixed(1)} MiB`],
   [`peak RSS (VmHWM) of any server under the loads below, ${memoryTargetNote}`, `${peakRss.toFixed(1)} MiB`],
+  ...serverPeaks.map(([label, peak]): [string, string] => [`  ${label}`, `${peak.toFixed(1)} MiB`]),
 ]);
 
 if (!hasCorpus) {
