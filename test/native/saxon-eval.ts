@@ -5,6 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSaxonHe } from "../support/saxon-he.ts";
+import { readXml } from "../../src/native/xml-reader.ts";
+import { compileXPath } from "../../src/native/xpath/compile.ts";
+import { Scope, type StylesheetFunction } from "../../src/native/xpath/context.ts";
+import { XPathError } from "../../src/native/xpath/errors.ts";
+import { itemString } from "../../src/native/xpath/values.ts";
 
 /** An expression's outcome: its items' string values joined by "|", or "error <code>". */
 export type Outcome = string;
@@ -48,6 +53,31 @@ export async function saxonEvaluate(
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The same expressions on the native evaluator, as {@link Outcome}s: `xs` and `namespaces` bound, `functions` callable. */
+export function nativeEvaluate(
+  expressions: string[],
+  document: string,
+  namespaces: Record<string, string> = {},
+  functions: ReadonlyMap<string, StylesheetFunction> = new Map(),
+): Outcome[] {
+  const xml = readXml(document);
+  const bindings = new Map([["xs", "http://www.w3.org/2001/XMLSchema"], ...Object.entries(namespaces)]);
+  return expressions.map((expression) => {
+    try {
+      const evaluate = compileXPath(expression, new Scope(bindings, new Map(), functions));
+      return evaluate({ item: xml.node, position: 1, size: 1 }, { document: xml, globals: [], locals: [] }).map(itemString).join("|");
+    } catch (error) {
+      if (error instanceof XPathError) return `error ${error.code}`;
+      throw error;
+    }
+  });
+}
+
+/** Each expression whose native outcome differs from Saxon-HE's, with both: empty when they agree. */
+export function disagreements(expressions: string[], native: Outcome[], reference: Outcome[]): string[] {
+  return expressions.flatMap((expression, i) => (native[i] === reference[i] ? [] : [`${expression}\n  native: ${native[i]}\n  saxon:  ${reference[i]}`]));
 }
 
 function escape(text: string): string {
