@@ -38,6 +38,8 @@ type CompiledItem = { let: Evaluate; slot: number } | { check: CompiledCheck };
 interface CompiledRule {
   context: MatchPattern;
   items: CompiledItem[];
+  /** The rule does not traverse onwards from its node (only known where some rule of the pattern does not). */
+  stops?: boolean;
 }
 
 interface CompiledPattern {
@@ -107,50 +109,26 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
     });
     if (pattern.rules.some((rule) => rule.descends === false)) {
       // A rule that does not traverse onwards hides its node's attributes and descendants from the
-      // whole pattern: a node is visited only while no visited ancestor fired such a rule.
-      const contexts = rules.map((rule) => rule.context);
-      const ending = pattern.rules.map((rule) => rule.descends === false);
-      // The rule a parent fires is the first whose context matches it, tried only among the rules
-      // its name can fit (as for any node): trying all of them, nearly a thousand in Factur-X
-      // EXTENDED, on every parent was most of the time of a Factur-X validation.
-      const fitting = new Map<string, number[]>();
-      const rulesFitting = (node: XNode): number[] => {
-        const key = node.kind === Kind.Element ? nameKey(node.ns, node.local) : DOCUMENT;
-        let list = fitting.get(key);
-        if (!list) {
-          list = [];
-          for (let i = 0; i < contexts.length; i++) {
-            const keys = contexts[i].keys;
-            if (keys.includes(key) || (node.kind === Kind.Element && keys.includes(ANY_ELEMENT))) list.push(i);
-          }
-          fitting.set(key, list);
-        }
-        return list;
-      };
-      const firing = (node: XNode, runtime: Runtime): number => {
-        for (const i of rulesFitting(node)) if (contexts[i].matches(node, runtime)) return i;
-        return -1;
-      };
+      // whole pattern: a node is visited only while no visited ancestor fired such a rule. The rule
+      // a parent fired is found as for any node, among the rules its name fits, before hiding.
+      const unhidden = indexed(rules.map((rule, i) => ({ ...rule, stops: pattern.rules[i].descends === false })));
       const stopsAt = new WeakMap<XNode, boolean>();
       const hidden = (node: XNode, runtime: Runtime): boolean => {
         const parent = node.parent;
         if (!parent) return false;
         let stops = stopsAt.get(parent);
         if (stops === undefined) {
-          stops = hidden(parent, runtime) || ending[firing(parent, runtime)] === true;
+          stops = hidden(parent, runtime) || firstMatching(rulesFor(unhidden, parent), parent, runtime)?.stops === true;
           stopsAt.set(parent, stops);
         }
         return stops;
       };
-      rules.forEach((rule, i) => {
-        const context = contexts[i];
+      for (const rule of rules) {
+        const context = rule.context;
         rule.context = { ...context, matches: (node, runtime) => !hidden(node, runtime) && context.matches(node, runtime) };
-      });
+      }
     }
-    const byKey = new Map<string, CompiledRule[]>();
-    const keys = new Set<string>();
-    for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
-    return { rules, byKey, keys };
+    return indexed(rules);
   });
   return { globals, patterns, locations: schema.locations ?? "skeleton" };
 }
@@ -232,6 +210,13 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
     }
   }
   return findings;
+}
+
+/** A pattern of `rules`, with the by-name lookup that {@link rulesFor} fills on first use. */
+function indexed(rules: CompiledRule[]): CompiledPattern {
+  const keys = new Set<string>();
+  for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
+  return { rules, byKey: new Map(), keys };
 }
 
 function firstMatching(rules: CompiledRule[], node: XNode, runtime: Runtime): CompiledRule | undefined {
