@@ -37,27 +37,27 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   } catch (error) {
     self.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);
   }
-  if (leavesMuchGarbage(message) && ++heavyJobs % COLLECT_EVERY === 0) Bun.gc(true);
+  if (handlesPdf(message) && ++pdfJobs % COLLECT_EVERY === 0) Bun.gc(true);
 };
 
 /**
- * A hybrid PDF (pdf-lib parses or writes the whole file) or a large document leaves tens of MiB of
- * garbage, and with a worker per core the collector let the process grow hundreds of MiB past what
- * it holds. A full collection after every fourth such job (the reply is already sent) keeps the
- * process near its working set: measured with two workers, collecting after every one cut hybrid-PDF
- * validations/s to a third, every fourth costs about a third of them, none let RSS pass 700 MiB.
- * A large XML document is judged on a collected heap, so its own garbage does not come on top of
- * earlier jobs' (500-line generate with verify on two workers: peak 498 -> 386 MiB); the collection
- * costs tens of milliseconds against its hundreds. Typical XML validations never pay for either.
+ * Two kinds of job leave tens of MiB of garbage, and with a worker per core the collector let the
+ * process grow hundreds of MiB past what it holds:
+ * - a large XML document is judged on a collected heap, so its garbage does not come on top of
+ *   earlier jobs' (500-line generate with verify on two workers: peak 498 -> 386 MiB); the
+ *   collection costs tens of milliseconds against its hundreds;
+ * - a hybrid PDF (pdf-lib parses or writes the whole file) is followed by a full collection every
+ *   fourth time, the reply already sent: after every one cut hybrid-PDF validations/s to a third,
+ *   every fourth costs about a third of them.
+ * Typical XML validations never pay for either.
  */
-let heavyJobs = 0;
 const LARGE_DOCUMENT = 256 * 1024;
 const isLargeXml = (bytes: Uint8Array) => bytes.byteLength > LARGE_DOCUMENT && !isPdf(bytes);
+let pdfJobs = 0;
 const COLLECT_EVERY = 4;
 
-function leavesMuchGarbage(message: WorkerRequest): boolean {
-  if (message.kind === "pdf") return true;
-  return message.kind === "validate" && (isPdf(message.request.bytes) || message.request.bytes.byteLength > LARGE_DOCUMENT);
+function handlesPdf(message: WorkerRequest): boolean {
+  return message.kind === "pdf" || (message.kind === "validate" && isPdf(message.request.bytes));
 }
 
 // Messages posted before this module finished loading would be lost, so the pool waits for this.
