@@ -11,7 +11,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, rssMiB } from "./http";
+import { load, peakRssMiB, rssMiB } from "./http";
+import { cliOf, createKeys, startServer } from "./server";
 import { multiplyLines } from "./lines";
 import { LINES_SOURCE, PROFILE_DOCUMENTS, franceCtcDocument, validateOverHttp, type BenchDocument } from "./validation";
 import { GENERATE_TARGETS, generateOverHttp, invoiceWithLines } from "./generate";
@@ -20,38 +21,21 @@ const exe = join(import.meta.dir, "..", "dist", "einvoice");
 const command = process.env.PROBE_SOURCE ? [process.execPath, join(import.meta.dir, "..", "src", "main.ts")] : [exe];
 const dir = mkdtempSync(join(tmpdir(), "memory-phases-"));
 const db = join(dir, "bench.sqlite");
-const cli = (...args: string[]) => {
-  const r = Bun.spawnSync([...command, ...args, "--db", db]);
-  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
-  return JSON.parse(r.stdout.toString());
-};
-const keys: string[] = [];
-for (let i = 0; i < 60; i++) {
-  cli("orgs", "create", "--name", `m-${i}`, "--plan", "scale");
-  keys.push(cli("keys", "create", "--org", `m-${i}`, "--mode", "live").key);
-}
-const hwm = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)![1]) / 1024;
+const cli = cliOf(command, db);
+const keys = createKeys(cli, "m", 60);
 
-async function withServer(label: string, run: (base: string) => Promise<unknown>, env: Record<string, string> = {}) {
-  const port = 19000 + Math.floor(Math.random() * 1000);
-  const proc = Bun.spawn([...command, "serve", "--port", String(port), "--db", db], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
-  let seen = "";
-  for await (const chunk of proc.stdout) {
-    seen += new TextDecoder().decode(chunk);
-    if (seen.includes("validation workers ready")) break;
-  }
-  void (async () => { for await (const _ of proc.stdout); })();
+async function withServer(label: string, run: (base: string) => Promise<unknown>) {
+  const server = await startServer(command, db, keys[0]);
+  await server.workersReady;
   await Bun.sleep(300);
-  const idle = rssMiB(proc.pid);
-  let max = idle;
-  const timer = setInterval(() => (max = Math.max(max, rssMiB(proc.pid))), 10);
-  const rate = await run(`http://127.0.0.1:${port}`);
-  clearInterval(timer);
-  const end = rssMiB(proc.pid);
+  const pid = server.proc.pid;
+  const idle = rssMiB(pid);
+  const rate = await run(server.base);
+  const end = rssMiB(pid);
   await Bun.sleep(2000);
-  console.log(`${label.padEnd(44)} idle ${idle.toFixed(0)}  sampled max ${max.toFixed(0)}  VmHWM ${hwm(proc.pid).toFixed(0)}  at end ${end.toFixed(0)}  2 s later ${rssMiB(proc.pid).toFixed(0)} MiB${typeof rate === "number" ? `  ${rate.toFixed(0)}/s` : ""}`);
-  proc.kill();
-  await proc.exited;
+  console.log(`${label.padEnd(44)} idle ${idle.toFixed(0)}  peak ${peakRssMiB(pid).toFixed(0)}  at end ${end.toFixed(0)}  2 s later ${rssMiB(pid).toFixed(0)} MiB${typeof rate === "number" ? `  ${rate.toFixed(0)}/s` : ""}`);
+  server.proc.kill();
+  await server.proc.exited;
 }
 
 const documents: BenchDocument[] = [...PROFILE_DOCUMENTS, franceCtcDocument(dir)];

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, peakRssMiB, rssMiB, type LoadResult } from "./http";
+import { cliOf, createKeys, startServer as startBenchServer, type Server } from "./server";
 import { multiplyLines } from "./lines";
 import { franceCtcDocument, LINES_SOURCE, PROFILE_DOCUMENTS, median, timeInProcess, validateOverHttp, xslPath, type BenchDocument, type HttpFigure, type TimedFigure } from "./validation";
 import { jobKey, saxonHeMissing, timeOnSaxonHe, type SaxonJob } from "./saxon-he";
@@ -20,11 +21,7 @@ if (!existsSync(exe) || process.env.BENCH_REBUILD) {
 }
 const dir = mkdtempSync(join(tmpdir(), "bench-"));
 const db = join(dir, "bench.sqlite");
-const cli = (...args: string[]) => {
-  const r = Bun.spawnSync([exe, ...args, "--db", db]);
-  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
-  return JSON.parse(r.stdout.toString());
-};
+const cli = cliOf([exe], db);
 const cores = navigator.hardwareConcurrency;
 const memoryTargetNote = process.env.MEMORY_TARGET_MIB ? `MEMORY_TARGET_MIB=${process.env.MEMORY_TARGET_MIB}` : "default memory target";
 // Other work on the machine moves every figure; the load average before and after says how much.
@@ -60,50 +57,10 @@ const LINES_BOUND_S = Number(process.env.BENCH_LINES_BOUND_S ?? 240);
 // one; /v1/me and validation use separate organizations because they run within the same minute.
 const ORGS = 100;
 const VALIDATION_ORGS = 120;
-const keys: string[] = [];
-const validationKeys: string[] = [];
-for (let i = 0; i < ORGS + VALIDATION_ORGS; i++) {
-  cli("orgs", "create", "--name", `bench-${i}`, "--plan", "scale");
-  (i < ORGS ? keys : validationKeys).push(cli("keys", "create", "--org", `bench-${i}`, "--mode", "live").key);
-}
+const keys = createKeys(cli, "bench", ORGS);
+const validationKeys = createKeys(cli, "bench-validation", VALIDATION_ORGS);
 
-interface Server {
-  proc: Bun.Subprocess<"ignore", "pipe", "inherit">;
-  base: string;
-  firstAnswerMs: number;
-  /** Resolves with the time from spawn to "validation workers ready". */
-  workersReady: Promise<number>;
-}
-
-async function startServer(env: Record<string, string> = {}): Promise<Server> {
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const started = performance.now();
-  const proc = Bun.spawn([exe, "serve", "--port", String(port), "--db", db], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
-  const workersReady = (async () => {
-    let seen = "";
-    for await (const chunk of proc.stdout) {
-      seen += new TextDecoder().decode(chunk);
-      if (seen.includes("validation workers ready")) return performance.now() - started;
-      if (seen.includes("validation workers failed")) throw new Error(seen);
-    }
-    throw new Error(`the server stopped before its workers were ready:\n${seen}`);
-  })();
-  // Keep draining stdout afterwards, or a full pipe would stall the server.
-  void workersReady.then(async () => {
-    for await (const _ of proc.stdout);
-  }, () => {});
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      const res = await fetch(`${base}/v1/me`, { headers: { "x-api-key": keys[0] } });
-      await res.arrayBuffer();
-      return { proc, base, firstAnswerMs: performance.now() - started, workersReady };
-    } catch {
-      if (performance.now() - started > 30_000) throw new Error("the server did not answer within 30 s");
-      await Bun.sleep(5);
-    }
-  }
-}
+const startServer = (env: Record<string, string> = {}) => startBenchServer([exe], db, keys[0], env);
 
 /** The highest RSS each server of this run reached (its VmHWM, read before it stops): a true peak, not a sample. */
 const serverPeaks: [string, number][] = [];
