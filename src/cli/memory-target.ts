@@ -2,21 +2,41 @@ import { totalmem } from "node:os";
 import { UsageError } from "../config";
 
 /**
- * The memory the server sizes its JavaScript heaps for. JavaScriptCore grows each heap (the HTTP
- * thread and every validation worker) in proportion to the machine's RAM: on a large host a
- * worker lets garbage reach twice its live size before collecting, and a 500-line invoice
- * validated on two workers took the process from 270 MiB to a gigabyte. Told a smaller RAM size,
- * JavaScriptCore collects sooner and harder as the process nears it (measured per load of the
- * bench, bench/memory-phases.ts: peaks of 600-980 MiB with this host's 24 GiB, 430-550 at 512,
- * 370-490 at 384, with no measurable cost for typical invoices).
+ * The memory the server sizes its JavaScript heaps for, and how much garbage each heap may gather
+ * before it is collected. JavaScriptCore grows each heap (the HTTP thread and every validation
+ * worker) in proportion to the machine's RAM: on a large host a worker lets garbage reach twice its
+ * live size before collecting, and a 500-line invoice validated on two workers took the process
+ * from 270 MiB to a gigabyte. Told a smaller RAM size, JavaScriptCore collects sooner and harder as
+ * the process nears it (measured per load of the bench, bench/memory-phases.ts: peaks of 600-980
+ * MiB with this host's 24 GiB, 430-550 at 512, 370-490 at 384).
  *
- * JavaScriptCore reads that size (`BUN_JSC_forceRAMSize`) once, when the process starts, and Bun
- * offers no way to set it later, so `serve` re-executes itself with it set: execve keeps the
- * pid, open descriptors and arguments, and happens before anything is loaded or printed.
+ * The RAM size alone still lets a heap double: a worker's heap size counts libxml2's WASM memory
+ * and the ruleset bundle (about 60 MiB that never become garbage), and a heap under a quarter of
+ * the RAM size may grow to twice its size between collections. So `serve` also lets every heap
+ * grow by 30% of its size (20% once it is past half the target) and lets young-generation
+ * collections run until the heap is five times the young generation (JavaScriptCore's own bound
+ * is three, which below a growth factor of 1.5 turns every young collection into a full one).
+ * Measured per load on two workers: peaks 40-90 MiB lower (typical validations 380 -> 325 MiB,
+ * 500-line Factur-X EXTENDED generate 500 -> 415), for about 5% more time per typical validation
+ * in-process (bench/memory-phases.ts; the collector log, BUN_JSC_logGC=1, shows the cycles).
+ *
+ * JavaScriptCore reads these options once, when the process starts, and Bun offers no way to set
+ * them later, so `serve` re-executes itself with them set: execve keeps the pid, open descriptors
+ * and arguments, and happens before anything is loaded or printed.
  */
 export const MEMORY_TARGET_ENV = "MEMORY_TARGET_MIB";
 const JSC_RAM_SIZE = "BUN_JSC_forceRAMSize";
 const MIB = 1024 * 1024;
+
+/** How far a heap may grow past its live size before a full collection (JavaScriptCore options, as `BUN_JSC_*`). */
+export const COLLECTION_POLICY: Readonly<Record<string, string>> = {
+  // Heaps under a quarter, under half, and over half of the RAM size (defaults 2, 1.5, 1.24).
+  BUN_JSC_smallHeapGrowthFactor: "1.3",
+  BUN_JSC_mediumHeapGrowthFactor: "1.3",
+  BUN_JSC_largeHeapGrowthFactor: "1.2",
+  // A young collection is followed by a full one once the young generation is under this share of the heap (default 1/3).
+  BUN_JSC_minEdenToOldGenerationRatio: "0.2",
+};
 
 /** 128 MiB for the HTTP thread and the runtime, 128 MiB per validation worker: 384 on two cores. */
 export const defaultTargetMiB = (workers: number) => 128 + 128 * workers;
@@ -36,6 +56,16 @@ export function memoryTargetBytes(workers: number, value = process.env[MEMORY_TA
   return Math.min(mib * MIB, machineBytes);
 }
 
+/**
+ * The JavaScriptCore options `serve` runs with for a target of `bytes`: the RAM size and the
+ * collection policy, each unless the environment sets it already (an operator's value wins).
+ * Empty when everything is set, so the re-executed process does not re-execute again.
+ */
+export function heapOptions(bytes: number, env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const wanted: Record<string, string> = { [JSC_RAM_SIZE]: String(bytes), ...COLLECTION_POLICY };
+  return Object.fromEntries(Object.entries(wanted).filter(([name]) => !env[name]));
+}
+
 /** What the re-executed process runs: the same program with the same arguments. */
 export function reexecArgv(argv = process.argv, execPath = process.execPath, execArgv = process.execArgv): string[] {
   // A compiled executable reports its entry as argv[1] inside Bun's virtual file system; the
@@ -45,17 +75,19 @@ export function reexecArgv(argv = process.argv, execPath = process.execPath, exe
 }
 
 /**
- * Re-executes the process with the heap-sizing RAM size set, unless it is set already (by this,
- * or by an operator who chose their own). Returns a note for the start-up log; never returns when
- * the re-execution happened.
+ * Re-executes the process with the heap options set, unless they are set already (by this, or by
+ * an operator who chose their own). Returns a note for the start-up log; never returns when the
+ * re-execution happened.
  */
 export function applyMemoryTarget(workers: number): string {
   const bytes = memoryTargetBytes(workers);
+  const missing = bytes === undefined ? {} : heapOptions(bytes);
+  if (Object.keys(missing).length > 0) {
+    const failure = execve(reexecArgv(), { ...process.env, ...missing });
+    return `JavaScript heaps sized for the machine's memory: could not re-execute with ${Object.keys(missing).join(", ")} (${failure}); set them in the environment`;
+  }
   const chosen = process.env[JSC_RAM_SIZE];
-  if (chosen) return `JavaScript heaps sized for ${(Number(chosen) / MIB).toFixed(0)} MiB`;
-  if (bytes === undefined) return `JavaScript heaps sized for the machine's memory (${MEMORY_TARGET_ENV}=off)`;
-  const failure = execve(reexecArgv(), { ...process.env, [JSC_RAM_SIZE]: String(bytes) });
-  return `JavaScript heaps sized for the machine's memory: could not re-execute with ${JSC_RAM_SIZE} (${failure}); set it in the environment`;
+  return chosen ? `JavaScript heaps sized for ${(Number(chosen) / MIB).toFixed(0)} MiB` : `JavaScript heaps sized for the machine's memory (${MEMORY_TARGET_ENV}=off)`;
 }
 
 /** Replaces the process image; returns why it could not. */

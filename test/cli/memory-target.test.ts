@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultTargetMiB, memoryTargetBytes, reexecArgv } from "../../src/cli/memory-target";
+import { COLLECTION_POLICY, defaultTargetMiB, heapOptions, memoryTargetBytes, reexecArgv } from "../../src/cli/memory-target";
 import { UsageError } from "../../src/config";
 
 const MIB = 1024 * 1024;
@@ -22,6 +22,21 @@ describe("memory target", () => {
     expect(() => memoryTargetBytes(2, "abc")).toThrow('MEMORY_TARGET_MIB must be a whole number of MiB (at least 64) or "off", not "abc"');
   });
 
+  test("the heap options are the RAM size and the collection policy, each unless the environment has it", () => {
+    expect(heapOptions(384 * MIB, {})).toEqual({ BUN_JSC_forceRAMSize: String(384 * MIB), ...COLLECTION_POLICY });
+    // Growth of 1.3 with young collections until the heap is five young generations (0.3 / 0.2 < 5 live).
+    expect(COLLECTION_POLICY).toEqual({
+      BUN_JSC_smallHeapGrowthFactor: "1.3",
+      BUN_JSC_mediumHeapGrowthFactor: "1.3",
+      BUN_JSC_largeHeapGrowthFactor: "1.2",
+      BUN_JSC_minEdenToOldGenerationRatio: "0.2",
+    });
+    const { BUN_JSC_smallHeapGrowthFactor: _, ...rest } = heapOptions(384 * MIB, {});
+    expect(heapOptions(384 * MIB, { BUN_JSC_smallHeapGrowthFactor: "2" })).toEqual(rest);
+    // All set (the re-executed process): nothing is missing, so it does not re-execute again.
+    expect(heapOptions(384 * MIB, heapOptions(512 * MIB, {}))).toEqual({});
+  });
+
   test("the re-executed process runs the same program with the same arguments", () => {
     // A compiled executable: argv[1] is its entry in Bun's virtual file system.
     expect(reexecArgv(["bun", "/$bunfs/root/einvoice", "serve", "--port", "8080"], "/usr/local/bin/einvoice", [])).toEqual(["/usr/local/bin/einvoice", "serve", "--port", "8080"]);
@@ -32,7 +47,7 @@ describe("memory target", () => {
 
 /** Starts `serve` and returns its pid, environment and start-up output once it listens. */
 async function startServe(env: Record<string, string | undefined>) {
-  const { BUN_JSC_forceRAMSize: _, MEMORY_TARGET_MIB: __, ...inherited } = process.env;
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("BUN_JSC_") && name !== "MEMORY_TARGET_MIB"));
   const proc = Bun.spawn([process.execPath, main, "serve", "--port", "0", "--db", join(dir, "serve.sqlite")], { env: { ...inherited, ...env }, stdout: "pipe", stderr: "pipe" });
   const reader = proc.stdout.getReader();
   let out = "";
@@ -48,19 +63,22 @@ async function startServe(env: Record<string, string | undefined>) {
 }
 
 describe.skipIf(process.platform !== "linux")("serve sizes its heaps before it loads", () => {
-  test("by default it re-executes itself, same pid, with JavaScriptCore told the target", async () => {
+  test("by default it re-executes itself, same pid, with JavaScriptCore told the target and the collection policy", async () => {
     const { out, environ } = await startServe({});
     expect(environ).toContain(`BUN_JSC_forceRAMSize=${memoryTargetBytes(navigator.hardwareConcurrency)}`);
+    for (const [name, value] of Object.entries(COLLECTION_POLICY)) expect(environ).toContain(`${name}=${value}`);
     expect(out).toContain(`JavaScript heaps sized for ${memoryTargetBytes(navigator.hardwareConcurrency)! / MIB} MiB`);
   }, 30_000);
 
   test("MEMORY_TARGET_MIB sets the target, off leaves JavaScriptCore's own, an operator's BUN_JSC_forceRAMSize wins", async () => {
     expect((await startServe({ MEMORY_TARGET_MIB: "600" })).environ).toContain(`BUN_JSC_forceRAMSize=${600 * MIB}`);
     const off = await startServe({ MEMORY_TARGET_MIB: "off" });
-    expect(off.environ.some((v) => v.startsWith("BUN_JSC_forceRAMSize="))).toBe(false);
+    expect(off.environ.some((v) => v.startsWith("BUN_JSC_"))).toBe(false);
     expect(off.out).toContain("JavaScript heaps sized for the machine's memory (MEMORY_TARGET_MIB=off)");
-    const own = await startServe({ BUN_JSC_forceRAMSize: String(700 * MIB) });
+    const own = await startServe({ BUN_JSC_forceRAMSize: String(700 * MIB), BUN_JSC_largeHeapGrowthFactor: "1.5" });
     expect(own.environ).toContain(`BUN_JSC_forceRAMSize=${700 * MIB}`);
+    expect(own.environ).toContain("BUN_JSC_largeHeapGrowthFactor=1.5");
+    expect(own.environ).toContain(`BUN_JSC_smallHeapGrowthFactor=${COLLECTION_POLICY.BUN_JSC_smallHeapGrowthFactor}`);
     expect(own.out).toContain("JavaScript heaps sized for 700 MiB");
   }, 60_000);
 
