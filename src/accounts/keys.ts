@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { apiKeys } from "../db/schema";
+import { preparedOn } from "../db/prepared";
 import type { Clock } from "../clock";
 import { AccountError } from "./errors";
 import { getOrg, type Organization } from "./orgs";
@@ -96,11 +97,13 @@ export type Authentication =
   | { status: "malformed" }
   | { status: "unknown" };
 
+const keyByHash = preparedOn((db) => db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare());
+
 /** Looks the key up by hash on every request, so a revocation takes effect on the next one. */
 export function authenticate(db: Db, key: string): Authentication {
   const format = keyFormat(key);
   if (!format) return { status: "malformed" };
-  const row = db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashKey(key))).get();
+  const row = keyByHash(db).get({ hash: hashKey(key) });
   if (!row || row.revokedAt !== null) return { status: "unknown" };
   const org = getOrg(db, row.orgId);
   if (!org) return { status: "unknown" };

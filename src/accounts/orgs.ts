@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { organizations } from "../db/schema";
+import { preparedOn } from "../db/prepared";
 import { isPlanKey, PLAN_KEYS, type PlanKey } from "./plans";
 import type { Clock } from "../clock";
 import { AccountError } from "./errors";
@@ -45,8 +46,10 @@ export function createOrg(db: Db, clock: Clock, input: CreateOrgInput): Organiza
   return row;
 }
 
+const orgById = preparedOn((db) => db.select().from(organizations).where(eq(organizations.id, sql.placeholder("id"))).prepare());
+
 export function getOrg(db: Db, id: string): Organization | undefined {
-  return db.select().from(organizations).where(eq(organizations.id, id)).get() as Organization | undefined;
+  return orgById(db).get({ id }) as Organization | undefined;
 }
 
 /** ORG on the command line is an id or a unique name. */
@@ -65,7 +68,7 @@ export function listOrgs(db: Db): Organization[] {
 export function setPlan(db: Db, clock: Clock, org: Organization, plan: string): Organization {
   const next = checkPlan(plan);
   db.transaction((tx) => {
-    pinWindowBeforePlanChange(tx, clock(), org, next);
+    pinWindowBeforePlanChange(db, clock(), org, next); // on the transaction's connection
     tx.update(organizations).set({ plan: next }).where(eq(organizations.id, org.id)).run();
   });
   return { ...org, plan: next };

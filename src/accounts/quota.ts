@@ -1,10 +1,10 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { quotaWindows, refundHours } from "../db/schema";
 import { allowanceFor, PLANS, type PlanKey } from "./plans";
 import { windowFor } from "./windows";
+import { preparedOn } from "../db/prepared";
 
-type Tx = Pick<Db, "insert" | "update" | "select">;
 
 interface OrgRef {
   id: string;
@@ -33,19 +33,44 @@ export const COMPUTED_REFUNDS_PER_HOUR = 50;
 
 const modeOf = (livemode: boolean) => (livemode ? "live" : "test");
 
-/** Opens the window row if it does not exist yet, freezing the cap of the plan in force now. */
-function openWindow(tx: Tx, now: Date, org: OrgRef, livemode: boolean) {
-  const window = windowFor(livemode, org.billingDay, now);
-  const key = { orgId: org.id, mode: modeOf(livemode), windowStart: window.start.toISOString() } as const;
-  tx.insert(quotaWindows)
-    .values({ ...key, windowEnd: window.end.toISOString(), quotaLimit: allowanceFor(org.plan, livemode).monthlyQuota, used: 0 })
-    .onConflictDoNothing()
-    .run();
-  return { key, window };
+function windowWhere(key: { [K in keyof Spend]: Spend[K] | Placeholder }) {
+  return and(eq(quotaWindows.orgId, key.orgId), eq(quotaWindows.mode, key.mode), eq(quotaWindows.windowStart, key.windowStart));
 }
 
-function windowWhere(key: Spend) {
-  return and(eq(quotaWindows.orgId, key.orgId), eq(quotaWindows.mode, key.mode), eq(quotaWindows.windowStart, key.windowStart));
+// Every request that spends a unit runs these two, so they are prepared once (db/prepared.ts).
+const theWindow = windowWhere({ orgId: sql.placeholder("orgId"), mode: sql.placeholder("mode"), windowStart: sql.placeholder("windowStart") });
+const insertWindow = preparedOn((db) =>
+  db
+    .insert(quotaWindows)
+    .values({
+      orgId: sql.placeholder("orgId"),
+      mode: sql.placeholder("mode"),
+      windowStart: sql.placeholder("windowStart"),
+      windowEnd: sql.placeholder("windowEnd"),
+      quotaLimit: sql.placeholder("quotaLimit"),
+      used: 0,
+    })
+    .onConflictDoNothing()
+    .prepare(),
+);
+const takeUnit = preparedOn((db) =>
+  db
+    .update(quotaWindows)
+    .set({ used: sql`${quotaWindows.used} + 1` })
+    .where(and(theWindow, lt(quotaWindows.used, quotaWindows.quotaLimit)))
+    .returning({ quotaLimit: quotaWindows.quotaLimit, used: quotaWindows.used })
+    .prepare(),
+);
+
+/**
+ * Opens the window row if it does not exist yet, freezing the cap of the plan in force now. Runs
+ * inside the caller's transaction on `db`'s connection.
+ */
+function openWindow(db: Db, now: Date, org: OrgRef, livemode: boolean) {
+  const window = windowFor(livemode, org.billingDay, now);
+  const key: Spend = { orgId: org.id, mode: modeOf(livemode), windowStart: window.start.toISOString() };
+  insertWindow(db).run({ ...key, windowEnd: window.end.toISOString(), quotaLimit: allowanceFor(org.plan, livemode).monthlyQuota });
+  return { key, window };
 }
 
 function statusOf(row: { quotaLimit: number; used: number }, end: Date): QuotaStatus {
@@ -58,13 +83,8 @@ function statusOf(row: { quotaLimit: number; used: number }, end: Date): QuotaSt
  */
 export function spendUnit(db: Db, now: Date, org: OrgRef, livemode: boolean): SpendResult {
   return db.transaction((tx) => {
-    const { key, window } = openWindow(tx, now, org, livemode);
-    const taken = tx
-      .update(quotaWindows)
-      .set({ used: sql`${quotaWindows.used} + 1` })
-      .where(and(windowWhere(key), lt(quotaWindows.used, quotaWindows.quotaLimit)))
-      .returning({ quotaLimit: quotaWindows.quotaLimit, used: quotaWindows.used })
-      .get();
+    const { key, window } = openWindow(db, now, org, livemode);
+    const taken = takeUnit(db).get({ ...key });
     if (taken) return { ok: true, spend: key, status: statusOf(taken, window.end) };
     const row = tx.select().from(quotaWindows).where(windowWhere(key)).get()!;
     return { ok: false, status: statusOf(row, window.end) };
@@ -114,9 +134,9 @@ export function quotaStatus(db: Db, now: Date, org: OrgRef, livemode: boolean): 
  * Called inside the plan change: the running live window is opened under the old plan first (so a
  * downgrade cannot shrink it), then raised when the new plan allows more.
  */
-export function pinWindowBeforePlanChange(tx: Tx, now: Date, org: OrgRef, next: PlanKey): void {
-  const { key } = openWindow(tx, now, org, true);
-  tx.update(quotaWindows)
+export function pinWindowBeforePlanChange(db: Db, now: Date, org: OrgRef, next: PlanKey): void {
+  const { key } = openWindow(db, now, org, true);
+  db.update(quotaWindows)
     .set({ quotaLimit: sql`max(${quotaWindows.quotaLimit}, ${PLANS[next].monthlyQuota})` })
     .where(windowWhere(key))
     .run();
