@@ -67,9 +67,10 @@ export function listOrgs(db: Db): Organization[] {
 /** Upgrades raise the running window's cap at once; downgrades wait for the next window. */
 export function setPlan(db: Db, clock: Clock, org: Organization, plan: string): Organization {
   const next = checkPlan(plan);
-  db.transaction((tx) => {
-    pinWindowBeforePlanChange(db, clock(), org, next); // on the transaction's connection
-    tx.update(organizations).set({ plan: next }).where(eq(organizations.id, org.id)).run();
+  // Every statement runs on db's connection, which the transaction holds.
+  db.transaction(() => {
+    pinWindowBeforePlanChange(db, clock(), org, next);
+    db.update(organizations).set({ plan: next }).where(eq(organizations.id, org.id)).run();
   });
   return { ...org, plan: next };
 }

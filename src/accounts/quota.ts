@@ -5,7 +5,6 @@ import { allowanceFor, PLANS, type PlanKey } from "./plans";
 import { windowFor } from "./windows";
 import { preparedOn } from "../db/prepared";
 
-
 interface OrgRef {
   id: string;
   plan: PlanKey;
@@ -13,11 +12,11 @@ interface OrgRef {
 }
 
 /** What a spent unit needs to be given back: the exact window it was taken from. */
-export interface Spend {
+export type Spend = {
   orgId: string;
   mode: "live" | "test";
   windowStart: string;
-}
+};
 
 export interface QuotaStatus {
   limit: number;
@@ -82,11 +81,12 @@ function statusOf(row: { quotaLimit: number; used: number }, end: Date): QuotaSt
  * process or another one on the same file) can neither overspend nor lose a unit.
  */
 export function spendUnit(db: Db, now: Date, org: OrgRef, livemode: boolean): SpendResult {
-  return db.transaction((tx) => {
+  // Every statement runs on db's connection, which the transaction holds.
+  return db.transaction(() => {
     const { key, window } = openWindow(db, now, org, livemode);
-    const taken = takeUnit(db).get({ ...key });
+    const taken = takeUnit(db).get(key);
     if (taken) return { ok: true, spend: key, status: statusOf(taken, window.end) };
-    const row = tx.select().from(quotaWindows).where(windowWhere(key)).get()!;
+    const row = db.select().from(quotaWindows).where(windowWhere(key)).get()!;
     return { ok: false, status: statusOf(row, window.end) };
   }, { behavior: "immediate" });
 }

@@ -3,7 +3,7 @@ import type { Db } from "./connection";
 /**
  * A statement prepared once per database instead of on every call: drizzle builds the SQL text and
  * SQLite compiles it each time a query is written inline, which on the request path (key lookup,
- * quota spend) cost more than running it (about 200 us against 40 per validated document).
+ * quota spend) cost more than running it (about 215 us against 40 per metered request).
  * Parameters are `sql.placeholder(name)`; the statement belongs to the connection it was made on,
  * so it also runs inside that connection's transactions.
  */
