@@ -24,7 +24,7 @@ describe("memory target", () => {
 
   test("the heap options are the RAM size and the collection policy, each unless the environment has it", () => {
     expect(heapOptions(384 * MIB, {})).toEqual({ BUN_JSC_forceRAMSize: String(384 * MIB), ...COLLECTION_POLICY });
-    // Growth of 1.3 with young collections until the heap is five young generations (0.3 / 0.2 < 5 live).
+    // Young generations of 0.3 times the live heap, young collections until the heap is five of them: at most 1.5 times live.
     expect(COLLECTION_POLICY).toEqual({
       BUN_JSC_smallHeapGrowthFactor: "1.3",
       BUN_JSC_mediumHeapGrowthFactor: "1.3",
