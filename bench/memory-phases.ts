@@ -60,5 +60,12 @@ const phases: [string, (base: string) => Promise<unknown>][] = [
     return (await load(post, 2, 15)).perSecond;
   }],
   ["all validate phases in turn", async (base) => { for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000); }],
+  // The loads `bun run bench` puts on its first server, in its order: the peak the bench reports.
+  ["the bench's first server (validate, latency, generate)", async (base) => {
+    for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000);
+    await validateOverHttp(base, keys, documents[0], 1, 6, 2000);
+    for (const n of [100, 900]) await validateOverHttp(base, keys, lines(n), 1, 10, 50);
+    await generateOverHttp(base, keys, 2, 6);
+  }],
 ];
 for (const [label, run] of phases) if (!only || label.includes(only)) await withServer(label, run);

@@ -2,7 +2,8 @@
  * Native plans in the ruleset bundle. At build time each pinned rule entry is read into the rule
  * model (`source.ts`) and compiled once to prove the engine supports all of it; the model is stored
  * as JSON beside the SaxonJS SEF. At run time a worker compiles the stored model to closures on
- * first use (tens of milliseconds; reading the source again would take longer and needs the files).
+ * first use (tens of milliseconds; reading the source again would take longer and needs the files),
+ * and each rule's checks the first time the rule fires.
  *
  * An entry the native engine refuses is recorded with the reason and runs on SaxonJS: never a
  * silent gap.
@@ -45,7 +46,7 @@ export function buildNativeModel(
     const { kind, schema } = readRuleSource(`${filesDir}/${entry.path}`);
     // Origins name files relative to the rulesets root, so the bundle does not depend on where it was built.
     const json = JSON.stringify(schema, (key, value) => (key === "file" && typeof value === "string" ? relative(filesDir, value) : value));
-    planOf(json, entry, read);
+    planOf(json, entry, read, { eager: true });
     return { availability: { source: kind, model: `native/${entry.path}.json` }, json };
   } catch (error) {
     if (error instanceof XPathError || error instanceof SchematronError) return { availability: { refused: error.message.replaceAll(`${filesDir}/`, "") } };
@@ -53,7 +54,10 @@ export function buildNativeModel(
   }
 }
 
-/** Compiles a stored model; `read` serves the entry's code lists (rulesets-root relative paths). */
-export function planOf(json: string, entry: { path: string; codeLists: readonly string[] }, read: (path: string) => Uint8Array): Plan {
-  return compileSchema(JSON.parse(json) as Schema, { documents: codeListResolver(entry.path, entry.codeLists, read) });
+/**
+ * Compiles a stored model; `read` serves the entry's code lists (rulesets-root relative paths).
+ * Rules compile on first firing unless `eager` (see `CompileOptions.eager`).
+ */
+export function planOf(json: string, entry: { path: string; codeLists: readonly string[] }, read: (path: string) => Uint8Array, { eager = false } = {}): Plan {
+  return compileSchema(JSON.parse(json) as Schema, { documents: codeListResolver(entry.path, entry.codeLists, read), eager });
 }
