@@ -96,6 +96,14 @@ describe("hoisted values are per document and per run", () => {
     expect([count(atZero), count(atOne)]).toEqual(["1", "2"]);
   });
 
+  test("a value cached by the node a range variable holds is recomputed for another run's globals and another document", () => {
+    const evaluate = compileXPath("for $x in //x return count($x/y[. = $g])", new Scope(namespaces, new Map([["g", 0]])));
+    const first = readXml("<r><x><y>1</y><y>2</y></x><x><y>2</y></x></r>");
+    const second = readXml("<r><x><y>2</y><y>2</y></x></r>");
+    const counts = (document: typeof first, frame: Frame) => evaluate({ item: document.node, position: 1, size: 1 }, { document, globals: frame, locals: [] }).map(itemString).join("|");
+    expect([counts(first, [["1"]]), counts(first, [["2"]]), counts(second, [["2"]]), counts(first, [["1"]])]).toEqual(["1|0", "1|1", "2", "1|0"]);
+  });
+
   test("an error is not cached: every evaluation raises it again", () => {
     const evaluate = run("xs:integer(//x)", "<r><x>one</x></r>", [], new Scope(new Map([["xs", "http://www.w3.org/2001/XMLSchema"]]), new Map()));
     for (let i = 0; i < 2; i++) expect(() => evaluate()).toThrow(XPathError);

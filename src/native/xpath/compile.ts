@@ -12,7 +12,7 @@ import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, S
 import { liftInvariants } from "./invariants.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
-import { dependence, Depends, hoist, hoistPerNode, worthHoisting } from "./hoist.ts";
+import { dependence, Depends, hoist, hoistPerNode, perRangeItem, soleRangeVariable, worthHoisting } from "./hoist.ts";
 import { BUILT_INS, documentNode, openDocument } from "./functions.ts";
 import {
   arithmetic,
@@ -61,6 +61,18 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
         const left = compile(expr.left, scope);
         const right = compile(expr.right, scope);
         return (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
+      }
+      // `$other is .`, the Factur-X parent-line test's once per pair of lines: no sequence for `.` nor for the result.
+      if (op === "is" && expr.right.kind === "context") {
+        const left = compile(expr.left, scope);
+        return (focus, runtime) => {
+          const a = nodesOf(left(focus, runtime), op);
+          const item = focus.item;
+          if (item === undefined) fail("XPDY0002", "no context item");
+          if (!(item instanceof XNode)) fail("XPTY0004", `operand of ${op} is not a sequence of nodes`);
+          if (a.length > 1) fail("XPTY0004", `more than one node as an operand of ${op}`);
+          return a[0] === item;
+        };
       }
       break;
     }
@@ -132,8 +144,24 @@ export function compileXPath(source: string, scope: Scope): Evaluate {
 export function compile(expr: Expr, scope: Scope): Evaluate {
   if (PER_NODE.has(expr)) return hoistPerNode(expr, scope, () => compileExpr(expr, scope));
   const depends = dependence(expr, scope);
+  if (depends === Depends.Local && memoizing === 0 && worthHoisting(expr)) {
+    const slot = soleRangeVariable(expr, scope);
+    if (slot !== undefined) return memoByItem(expr, scope, slot);
+  }
   if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
   return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
+}
+
+/** Above zero while an expression cached by {@link perRangeItem} compiles: its parts need no cache of their own. */
+let memoizing = 0;
+
+function memoByItem(expr: Expr, scope: Scope, slot: number): Evaluate {
+  memoizing++;
+  try {
+    return perRangeItem(compileExpr(expr, scope), slot);
+  } finally {
+    memoizing--;
+  }
 }
 
 function compileExpr(expr: Expr, scope: Scope): Evaluate {
@@ -394,7 +422,7 @@ function generalComparison(left: Sequence, right: Sequence, op: ComparisonOp): b
 function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, scope: Scope): Evaluate {
   const bindings = expr.bindings.map((binding) => {
     const value = compile(binding.value, scope);
-    return { value, slot: scope.declare(binding.name) };
+    return { value, slot: scope.declare(binding.name, true) };
   });
   const lifted = liftInvariants(expr.body, expr.bindings.map((binding) => binding.name), scope);
   const invariants = lifted.parts.map((part) => ({ value: compile(part.expr, scope), slot: scope.declare(part.name) }));

@@ -64,7 +64,7 @@ export function readSlot(frame: Frame, slot: number): Sequence {
  * lets and range variables come into scope (names shadow outer ones, like XSLT local variables).
  */
 export class Scope {
-  private readonly locals: { name: string; slot: number }[] = [];
+  private readonly locals: { name: string; slot: number; range: boolean }[] = [];
   /** Local slots a frame for this scope needs. */
   size = 0;
 
@@ -77,10 +77,17 @@ export class Scope {
     readonly documents?: (href: string) => XDocument | undefined,
   ) {}
 
-  declare(name: string): number {
+  /** A new local slot; `range` for a `for`/`some`/`every` variable, bound to one item at a time. */
+  declare(name: string, range = false): number {
     const slot = this.size++;
-    this.locals.push({ name, slot });
+    this.locals.push({ name, slot, range });
     return slot;
+  }
+
+  /** The slot of `name` when the innermost local so named is a range variable, else undefined. */
+  rangeSlot(name: string): number | undefined {
+    for (let i = this.locals.length - 1; i >= 0; i--) if (this.locals[i].name === name) return this.locals[i].range ? this.locals[i].slot : undefined;
+    return undefined;
   }
 
   /** Ends the scope of the most recent `count` local declarations (their slots are not reused). */
