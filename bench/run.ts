@@ -304,6 +304,8 @@ const fiveMs = fiveThousand && inProcessMs(fiveThousand.name);
 targets.push(["5,000-line XRechnung UBL, whole validation in-process < 1 s", `${fiveMs === undefined ? "-" : ms(fiveMs)}: ${verdict(fiveMs === undefined ? undefined : fiveMs < 1000)}`]);
 const throughput = httpFigures.find((f) => f.document.name === documents[0].name)?.result.perSecond;
 targets.push([`typical validations/s over HTTP (${cores} workers, ${cores * 2} clients) >= 300`, `${throughput?.toFixed(0) ?? "-"}: ${verdict(throughput === undefined ? undefined : throughput >= 300)}`]);
-targets.push(["peak RSS (VmHWM, every load above) < 512 MiB", `${peakRss.toFixed(0)} MiB: ${verdict(peakRss < 512)}`]);
+// The issue writes 512 MB: held to the decimal megabyte, the stricter reading (488 MiB).
+const peakBytes = peakRss * 1024 * 1024;
+targets.push(["peak RSS (VmHWM, every load above) < 512 MB (488 MiB)", `${peakRss.toFixed(0)} MiB = ${(peakBytes / 1e6).toFixed(0)} MB: ${verdict(peakBytes < 512e6)}`]);
 console.log("\ntargets (native engine)");
 table(targets);
