@@ -62,16 +62,16 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
         const right = compile(expr.right, scope);
         return (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
       }
-      // `$other is .`, the Factur-X parent-line test's once per pair of lines: no sequence for `.` nor for the result.
-      if (op === "is" && expr.right.kind === "context") {
+      // No result sequence, nor one for a right operand `.`: the Factur-X parent-line test asks
+      // `not($other is .)` once per pair of lines.
+      if (op === "is" || op === "<<" || op === ">>") {
         const left = compile(expr.left, scope);
+        const right = expr.right.kind === "context" ? null : compile(expr.right, scope);
         return (focus, runtime) => {
           const a = nodesOf(left(focus, runtime), op);
-          const item = focus.item;
-          if (item === undefined) fail("XPDY0002", "no context item");
-          if (!(item instanceof XNode)) fail("XPTY0004", `operand of ${op} is not a sequence of nodes`);
-          if (a.length > 1) fail("XPTY0004", `more than one node as an operand of ${op}`);
-          return a[0] === item;
+          if (right) return compareNodes(a, nodesOf(right(focus, runtime), op), op) === true;
+          const item = focus.item ?? fail("XPDY0002", "no context item");
+          return compareNodes(a, item instanceof XNode ? item : fail("XPTY0004", `operand of ${op} is not a sequence of nodes`), op) === true;
         };
       }
       break;
@@ -379,10 +379,8 @@ function compileBinary(op: string, left: Evaluate, right: Evaluate): Evaluate {
     case ">>":
       return (focus, runtime) => {
         const a = nodesOf(left(focus, runtime), op);
-        const b = nodesOf(right(focus, runtime), op);
-        if (!a.length || !b.length) return EMPTY;
-        if (a.length > 1 || b.length > 1) fail("XPTY0004", `more than one node as an operand of ${op}`);
-        return [op === "is" ? a[0] === b[0] : op === "<<" ? a[0].order < b[0].order : a[0].order > b[0].order];
+        const result = compareNodes(a, nodesOf(right(focus, runtime), op), op);
+        return result === null ? EMPTY : [result];
       };
   }
   return fail("XPST0003", `operator ${op} is not supported`);
@@ -392,6 +390,16 @@ function integerOperand(value: ReturnType<typeof atomize>): bigint {
   const number = value instanceof Untyped ? castAtomic(value, "xs:integer") : value;
   if (number instanceof Dec && number.integer) return number.unscaled;
   return fail("XPTY0004", `range operand ${typeName(number)} is not an xs:integer`);
+}
+
+/** `a is b`, `a << b` or `a >> b` of operands already checked to be nodes (`b` may be one node); null where one is empty. */
+function compareNodes(a: readonly XNode[], b: readonly XNode[] | XNode, op: "is" | "<<" | ">>"): boolean | null {
+  const bs = b instanceof XNode ? null : b;
+  if (!a.length || bs?.length === 0) return null;
+  if (a.length > 1 || (bs && bs.length > 1)) fail("XPTY0004", `more than one node as an operand of ${op}`);
+  const x = a[0];
+  const y = bs ? bs[0] : (b as XNode);
+  return op === "is" ? x === y : op === "<<" ? x.order < y.order : x.order > y.order;
 }
 
 function nodesOf(items: Sequence, op: string): XNode[] {

@@ -8,7 +8,7 @@
  */
 import { XNode } from "../document.ts";
 import type { Expr } from "./ast.ts";
-import type { Evaluate, Frame, Scope } from "./context.ts";
+import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
 import { BUILT_INS } from "./functions.ts";
 import type { Sequence } from "./values.ts";
 
@@ -152,17 +152,13 @@ export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate):
   let entry = table.get(key);
   if (!entry) {
     const evaluate = compile();
-    const runs = new WeakMap<Frame, Map<XNode, Sequence>>();
+    const cached = perRunCache<XNode>();
     const shared: { uses: number; evaluate: Evaluate } = {
       uses: 0,
       evaluate: (focus, runtime) => {
         const item = focus.item;
         if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
-        let values = runs.get(runtime.globals);
-        if (!values) runs.set(runtime.globals, (values = new Map()));
-        let value = values.get(item);
-        if (value === undefined) values.set(item, (value = evaluate(focus, runtime)));
-        return value;
+        return cached(item, evaluate, focus, runtime);
       },
     };
     table.set(key, (entry = shared));
@@ -195,7 +191,7 @@ function shareKey(expr: Expr, scope: Scope): string | null {
  * item. Keyed weakly, so a finished run's values go with it.
  */
 function hoisted(evaluate: Evaluate, rooted: boolean): Evaluate {
-  const runs = new WeakMap<Frame, Map<XNode | null, Sequence>>();
+  const cached = perRunCache<XNode | null>();
   return (focus, runtime) => {
     let root: XNode | null = null;
     if (rooted) {
@@ -205,10 +201,22 @@ function hoisted(evaluate: Evaluate, rooted: boolean): Evaluate {
       const document = runtime.document;
       root = document.nodes[item.order] === item ? document.node : item.root();
     }
+    return cached(root, evaluate, focus, runtime);
+  };
+}
+
+/**
+ * Values of one expression per run and key: `evaluate`'s value, computed on the first call for a
+ * key in a run. Runs are told apart by their globals frame, held weakly, so a finished run's values
+ * go with it; an error is not cached (nothing is stored), so it is raised again at every call.
+ */
+function perRunCache<Key>(): (key: Key, evaluate: Evaluate, focus: Focus, runtime: Runtime) => Sequence {
+  const runs = new WeakMap<Frame, Map<Key, Sequence>>();
+  return (key, evaluate, focus, runtime) => {
     let values = runs.get(runtime.globals);
     if (!values) runs.set(runtime.globals, (values = new Map()));
-    let value = values.get(root);
-    if (value === undefined) values.set(root, (value = evaluate(focus, runtime)));
+    let value = values.get(key);
+    if (value === undefined) values.set(key, (value = evaluate(focus, runtime)));
     return value;
   };
 }
@@ -219,10 +227,8 @@ function hoisted(evaluate: Evaluate, rooted: boolean): Evaluate {
  * this makes `expr` a function of the item that variable holds.
  */
 export function soleRangeVariable(expr: Expr, scope: Scope): number | undefined {
-  const names = new Set<string>();
-  freeVariables(expr, new Set(), names);
   let slot: number | undefined;
-  for (const name of names) {
+  for (const name of freeVariables(expr)) {
     if (isGlobal(name, scope)) continue;
     if (slot !== undefined) return undefined;
     slot = scope.rangeSlot(name);
@@ -231,8 +237,15 @@ export function soleRangeVariable(expr: Expr, scope: Scope): number | undefined 
   return slot;
 }
 
-function freeVariables(expr: Expr, bound: ReadonlySet<string>, out: Set<string>): void {
-  const all = (exprs: Expr[]) => exprs.forEach((e) => freeVariables(e, bound, out));
+/** The variables `expr` reads that it does not bind itself (with `for`, `some` or `every`), predicates included. */
+export function freeVariables(expr: Expr): Set<string> {
+  const names = new Set<string>();
+  collectFree(expr, new Set(), names);
+  return names;
+}
+
+function collectFree(expr: Expr, bound: ReadonlySet<string>, out: Set<string>): void {
+  const all = (exprs: Expr[]) => exprs.forEach((e) => collectFree(e, bound, out));
   switch (expr.kind) {
     case "var":
       if (!bound.has(expr.name)) out.add(expr.name);
@@ -263,10 +276,10 @@ function freeVariables(expr: Expr, bound: ReadonlySet<string>, out: Set<string>)
     case "quantified": {
       const inner = new Set(bound);
       for (const binding of expr.bindings) {
-        freeVariables(binding.value, inner, out);
+        collectFree(binding.value, inner, out);
         inner.add(binding.name);
       }
-      freeVariables(expr.body, inner, out);
+      collectFree(expr.body, inner, out);
     }
   }
 }
@@ -281,15 +294,10 @@ function freeVariables(expr: Expr, bound: ReadonlySet<string>, out: Set<string>)
  * not a key: the expression is evaluated as before.
  */
 export function perRangeItem(evaluate: Evaluate, slot: number): Evaluate {
-  const runs = new WeakMap<Frame, Map<XNode, Sequence>>();
+  const cached = perRunCache<XNode>();
   return (focus, runtime) => {
     const bound = runtime.locals[slot];
     const item = Array.isArray(bound) && bound.length === 1 ? bound[0] : undefined;
-    if (!(item instanceof XNode)) return evaluate(focus, runtime);
-    let values = runs.get(runtime.globals);
-    if (!values) runs.set(runtime.globals, (values = new Map()));
-    let value = values.get(item);
-    if (value === undefined) values.set(item, (value = evaluate(focus, runtime)));
-    return value;
+    return item instanceof XNode ? cached(item, evaluate, focus, runtime) : evaluate(focus, runtime);
   };
 }
