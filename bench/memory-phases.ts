@@ -60,7 +60,8 @@ const phases: [string, (base: string) => Promise<unknown>][] = [
     return (await load(post, 2, 15)).perSecond;
   }],
   ["all validate phases in turn", async (base) => { for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000); }],
-  // The loads `bun run bench` puts on its first server, in its order: the peak the bench reports.
+  // The validate, latency and generate loads `bun run bench` puts on its first server, in its order
+  // (its short GET /v1/me load aside): where the peak the bench reports comes from.
   ["the bench's first server (validate, latency, generate)", async (base) => {
     for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000);
     await validateOverHttp(base, keys, documents[0], 1, 6, 2000);

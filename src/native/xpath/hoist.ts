@@ -238,7 +238,7 @@ export function soleRangeVariable(expr: Expr, scope: Scope): number | undefined 
 }
 
 /** The variables `expr` reads that it does not bind itself (with `for`, `some` or `every`), predicates included. */
-export function freeVariables(expr: Expr): Set<string> {
+function freeVariables(expr: Expr): Set<string> {
   const names = new Set<string>();
   collectFree(expr, new Set(), names);
   return names;
