@@ -19,7 +19,7 @@ describe.skipIf(!hasMirror)("committed pins match the manifest", () => {
 
 describe("pin list", () => {
   test("has one row per file, unique paths under <key>/<version>/", () => {
-    expect(pins.length).toBe(206);
+    expect(pins.length).toBe(216);
     expect(new Set(pins.map((p) => p.path)).size).toBe(pins.length);
     for (const p of pins) {
       expect(p.path.startsWith(`${p.key}/${p.version}/`)).toBe(true);
