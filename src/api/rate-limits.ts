@@ -1,4 +1,5 @@
 import { allowanceFor } from "../accounts/plans";
+import { THROTTLE } from "../accounts/abuse-throttle";
 import type { WindowVerdict } from "../accounts/rolling-window";
 import { ApiError } from "./errors";
 import type { Caller } from "./route";
@@ -21,28 +22,30 @@ function rateLimited(verdict: WindowVerdict, who: string): ApiError {
 }
 
 /**
- * Abuse throttle first (it blocks everything), then the rolling burst of the organization. Live and
- * test keys have separate burst counters; the throttle covers the organization as a whole.
+ * Abuse throttle first (it blocks everything), then the rolling burst. Both count per organization
+ * and key mode: live and test keys have separate burst counters and separate throttles.
  */
 export function limitCaller(deps: Deps, caller: Caller, headers: Headers): void {
   const nowMs = deps.clock().getTime();
-  const orgId = caller.org.id;
-  const throttledFor = deps.throttle.check(orgId, nowMs);
+  const mode = caller.livemode ? "live" : "test";
+  const counter = `${caller.org.id}:${mode}`;
+  const limit = allowanceFor(caller.org.plan, caller.livemode).burstPerMinute;
+  const throttledFor = deps.throttle.check(counter, limit, nowMs);
   if (throttledFor > 0) {
     throw new ApiError(
       429,
       "ACCOUNT_THROTTLED",
-      `this organization is temporarily throttled after sustained requests past its burst allowance; every request made meanwhile extends the throttle, retry in ${throttledFor} s`,
+      `this organization's ${mode} keys are temporarily throttled after sustained requests past their burst allowance of ${limit} per minute; ` +
+        `requests past the allowance meanwhile extend the throttle (to at most ${THROTTLE.maxMs / 60_000} minutes in all); retry in ${throttledFor} s`,
       undefined,
       { "retry-after": String(throttledFor) },
     );
   }
-  const limit = allowanceFor(caller.org.plan, caller.livemode).burstPerMinute;
-  const verdict = deps.burst.take(`${orgId}:${caller.livemode ? "live" : "test"}`, limit, nowMs);
+  const verdict = deps.burst.take(counter, limit, nowMs);
   setRateHeaders(headers, verdict);
   if (!verdict.allowed) {
-    deps.throttle.recordRejection(orgId, limit, nowMs);
-    throw rateLimited(verdict, `this organization's ${caller.livemode ? "live" : "test"} traffic`);
+    deps.throttle.recordRejection(counter, limit, nowMs);
+    throw rateLimited(verdict, `this organization's ${mode} traffic`);
   }
 }
 

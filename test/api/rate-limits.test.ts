@@ -56,25 +56,81 @@ describe("per-minute burst", () => {
 });
 
 describe("abuse throttle", () => {
-  test("sustained pressure past the burst throttles the whole organization on every route, and pressure extends it", async () => {
+  /** Spends the key's allowance, then as many rejections again: the pressure that starts a throttle. */
+  async function provoke(key: string, allowance: number) {
+    for (let i = 0; i < allowance; i++) expect((await h.get("/v1/me", key)).status).toBe(200);
+    for (let i = 0; i < allowance; i++) expect((await envelope(await h.get("/v1/me", key))).error.code).toBe("RATE_LIMITED");
+  }
+
+  const throttledFor = async (key: string) => {
+    const res = await h.get("/v1/me", key);
+    expect(res.status).toBe(429);
+    expect((await envelope(res)).error.code).toBe("ACCOUNT_THROTTLED");
+    return Number(res.headers.get("retry-after"));
+  };
+
+  test("sustained pressure past the burst throttles that key mode on every route for the throttle window", async () => {
     const org = h.org("abuser", "free");
     const live = h.key(org, "live");
-    const testKey = h.key(org, "test");
-    for (let i = 0; i < 10; i++) expect((await h.get("/v1/me", live)).status).toBe(200);
-    // Ten rejections within the minute: a second full allowance sent past the first.
-    for (let i = 0; i < 10; i++) expect((await envelope(await h.get("/v1/me", live))).error.code).toBe("RATE_LIMITED");
-    const throttled = await h.get("/v1/me", live);
-    expect(throttled.status).toBe(429);
-    expect((await envelope(throttled)).error.code).toBe("ACCOUNT_THROTTLED");
-    expect(Number(throttled.headers.get("retry-after"))).toBe(THROTTLE.windowMs / 1000);
-    // The other key mode of the organization is blocked too, and so is an unknown path's sibling route.
-    expect((await envelope(await h.get("/v1/me", testKey))).error.code).toBe("ACCOUNT_THROTTLED");
-    // Four minutes on, a new request pushes the end out again.
-    h.clock.advance(4 * 60_000);
-    const extended = await h.get("/v1/me", live);
-    expect(Number(extended.headers.get("retry-after"))).toBe(THROTTLE.windowMs / 1000);
-    // Quiet for the whole window: free again.
+    await provoke(live, 10);
+    expect(await throttledFor(live)).toBe(THROTTLE.windowMs / 1000);
+    // Another live key of the organization is throttled too, on any route under /v1.
+    const other = h.key(org, "live");
+    expect(await throttledFor(other)).toBe(THROTTLE.windowMs / 1000);
     h.clock.advance(THROTTLE.windowMs + 1000);
+    expect((await h.get("/v1/me", live)).status).toBe(200);
+  });
+
+  test("test-key pressure never throttles the organization's live keys, nor the other way round", async () => {
+    const org = h.org("sandbox-pressure", "free");
+    const live = h.key(org, "live");
+    const testKey = h.key(org, "test");
+    await provoke(testKey, 30);
+    expect(await throttledFor(testKey)).toBe(THROTTLE.windowMs / 1000);
+    for (let i = 0; i < 5; i++) {
+      const res = await h.get("/v1/me", live);
+      expect(res.status).toBe(200);
+      h.clock.advance(30_000);
+    }
+    // Now the live keys are throttled; once the test keys' own throttle ends, they answer again.
+    h.clock.advance(60_000);
+    await provoke(live, 10);
+    h.clock.advance(100_000);
+    expect((await h.get("/v1/me", testKey)).status).toBe(200);
+    expect(await throttledFor(live)).toBeGreaterThan(0);
+  });
+
+  test("light polling while throttled does not extend it: the client is free when the window ends", async () => {
+    const org = h.org("poller", "free");
+    const live = h.key(org, "live");
+    await provoke(live, 10);
+    const start = h.clock.now.getTime();
+    // One request every 30 s (2 a minute, well inside the allowance of 10): Retry-After counts down.
+    let previous = Infinity;
+    while (h.clock.now.getTime() + 30_000 < start + THROTTLE.windowMs) {
+      h.clock.advance(30_000);
+      const left = await throttledFor(live);
+      expect(left).toBe(Math.ceil((start + THROTTLE.windowMs - h.clock.now.getTime()) / 1000));
+      expect(left).toBeLessThan(previous);
+      previous = left;
+    }
+    h.clock.advance(30_000);
+    expect((await h.get("/v1/me", live)).status).toBe(200);
+  });
+
+  test("requests past the allowance while throttled extend it, never beyond the cap from its start", async () => {
+    const org = h.org("hammer", "free");
+    const live = h.key(org, "live");
+    await provoke(live, 10);
+    const start = h.clock.now.getTime();
+    // Every minute, twice the allowance: the requests past it push the end out to a full window.
+    for (let minute = 1; h.clock.now.getTime() + 60_000 < start + THROTTLE.maxMs; minute++) {
+      h.clock.advance(60_000);
+      let left = 0;
+      for (let i = 0; i < 20; i++) left = await throttledFor(live);
+      expect(left).toBe(Math.min(THROTTLE.windowMs, start + THROTTLE.maxMs - h.clock.now.getTime()) / 1000);
+    }
+    h.clock.advance(start + THROTTLE.maxMs - h.clock.now.getTime());
     expect((await h.get("/v1/me", live)).status).toBe(200);
   });
 
