@@ -5,7 +5,8 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
  * definition validates generate requests, types the code and documents the OpenAPI schema.
  * Choices where the specification is silent are written into the descriptions.
  */
-const date = (description: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: `${description}, YYYY-MM-DD` });
+/** A calendar date: the `date` format (RFC 3339 full-date) also refuses 2024-02-30, which a pattern would let through to the XML. */
+const date = (description: string) => Type.String({ format: "date", description: `${description}, YYYY-MM-DD` });
 const text = (max: number, description: string, min = 0) => Type.String({ ...(min ? { minLength: min } : {}), maxLength: max, description });
 const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });

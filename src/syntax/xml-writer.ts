@@ -2,6 +2,8 @@
 // deterministically (same tree, same bytes). Optional parts are `undefined` and vanish, so a binding
 // states what an element holds, not whether to write it.
 
+import { firstForbiddenChar } from "./xml-chars.ts";
+
 export interface XmlNode {
   /** Qualified name, prefix included (`cbc:ID`); the prefixes are declared on the root. */
   name: string;
@@ -69,11 +71,11 @@ export function inSequence(children: readonly XmlNode[], sequence: readonly stri
     .map((e) => e.node);
 }
 
-// XML 1.0 Char production: a value outside it cannot be written at all, escaped or not.
-const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
-
+// Request input is held to the XML Char production before it reaches a binding (schema-check.ts),
+// so a value outside it here is a binding's bug: written, it would make a document nobody can read.
 function checked(value: string, where: string): string {
-  if (NOT_XML_CHAR.test(value)) throw new Error(`${where} holds a character XML cannot represent`);
+  const forbidden = firstForbiddenChar(value);
+  if (forbidden) throw new Error(`${where} holds ${forbidden.name}, a character XML cannot represent`);
   return value;
 }
 
