@@ -141,6 +141,7 @@ const CORPUS_LABELS: Record<string, string> = {
   "sdi:DT": "italy-sdi-notifica-decorrenza-termini",
   "sdi:AT": "italy-sdi-attestazione-trasmissione-fattura",
   "sdi:MT": "italy-sdi-metadati-invio-file",
+  "eslog:2.0": "slovenia-eslog-v2-0",
   unknown: "(none)",
 };
 
@@ -155,6 +156,8 @@ function explain(row: CorpusRow, d: Detection, expectedFormat: string, extracted
   if (row.syntax === "pdf" && extractedName && !specId && d.profileDetected) {
     return "the corpus could not read this embedded XML (invalid encoding declaration); the text scan still reads its id";
   }
+  if (row.profile === "fatturapa:FSM10") return "FatturaPA semplificata (FSM10): its schema is pinned but not yet recognised or judged (the national-formats issue adds it)";
+  if (d.format === "unknown" && !d.root && row.expectedValid === false) return "not well-formed XML, so no root element can be read; the corpus labels it by its upstream test";
   if (d.note?.includes("ZUGFeRD 1.0")) return "ZUGFeRD 1.0 CrossIndustryDocument: unsupported, reported as format unknown";
   if (d.format === "unknown" && d.root) return `root {${d.root.namespace}}${d.root.localName} is no supported document (deliberately wrong root)`;
   if (d.format !== expectedFormat) return undefined;

@@ -9,8 +9,14 @@ import { corpusFile, corpusRows, hasCorpus, hasRulesets, RULESETS_DIR, rulesetFi
 interface Pin { key: string; version: string; path: string; role: string }
 const pins = JSON.parse(readFileSync(new URL("../../rulesets/pins.json", import.meta.url), "utf8")) as Pin[];
 
-test("the schema table is exactly the pinned entry .xsd rows", () => {
-  const entries = pins.filter((p) => p.role === "entry" && p.path.endsWith(".xsd")).map((p) => p.path).sort();
+/** Pinned root schemas no pipeline uses yet, each with the work that will. */
+const CARRIED: Record<string, string> = {
+  "fatturapa_semplificata_xsd/1.0.1/Schema_VFSM10.xsd": "FatturaPA semplificata: recognised and judged with the national formats",
+};
+
+test("the schema table is exactly the pinned entry .xsd rows, less those carried for later", () => {
+  const entries = pins.filter((p) => p.role === "entry" && p.path.endsWith(".xsd") && !CARRIED[p.path]).map((p) => p.path).sort();
+  for (const path of Object.keys(CARRIED)) expect(pins.some((p) => p.path === path)).toBe(true);
   expect(Object.values(XSD_SCHEMAS as Record<string, string>).sort()).toEqual(entries);
 });
 
