@@ -4,7 +4,10 @@ import type { RouteDef } from "./route";
 import { runRoute } from "./pipeline";
 import { buildOpenApi } from "./openapi";
 import { renderDocsPage } from "./docs-page";
-import { applyStandardHeaders, DOCS_CSP, PREFLIGHT_HEADERS } from "./headers";
+import { DOCS_CSP, PREFLIGHT_HEADERS } from "./headers";
+import { edgeResponse, plainResponse } from "./respond";
+import { metricsAnswer } from "./metrics-endpoint";
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from "../config";
 import { meRoute } from "./routes/me";
 import { validateRoute } from "./routes/validate";
 import { rulesetsRoute } from "./routes/rulesets";
@@ -29,39 +32,44 @@ type Server = { requestIP(request: Request): { address: string } | null } | null
 
 const clientAddress = (server: Server, request: Request) => server?.requestIP(request)?.address ?? "unknown";
 
-function plainResponse(body: string, contentType: string, extra: Record<string, string> = {}): Response {
-  const response = new Response(body, { headers: { "content-type": contentType, "x-request-id": crypto.randomUUID(), ...extra } });
-  applyStandardHeaders(response.headers);
-  return response;
-}
+/**
+ * What Elysia would otherwise choose for Bun's listener. Bun closes a connection silent for its idle
+ * timeout without asking us, and checks idle sockets only every few seconds: it must outlast the
+ * body deadline by a margin, or a stalled client would lose its 408 to a bare close. Elysia's
+ * `reusePort` would let a second server (another database) bind the same port and silently take
+ * a share of the requests; a taken port must stop the start instead.
+ */
+const listenerOptions = (http: HttpSettings) => ({ idleTimeout: Math.ceil(http.bodyTimeoutMs / 1000) + 10, reusePort: false });
 
 /**
  * Composes the HTTP surface. Elysia routes; the pipeline does the rest, so every route answers
  * through the same checks and headers. `extraRoutes` lets later features (and tests) mount
  * routes that share that pipeline.
  */
-export function createApp(deps: Deps, extraRoutes: RouteDef[] = []) {
+export function createApp(deps: Deps, extraRoutes: RouteDef[] = [], http: HttpSettings = DEFAULT_HTTP_SETTINGS) {
   const routes = [...API_ROUTES, ...extraRoutes];
   const openapi = buildOpenApi(routes);
   const openapiJson = JSON.stringify(openapi);
   const docsHtml = renderDocsPage(openapi as Parameters<typeof renderDocsPage>[0]);
+  const incoming = (request: Request, params: Record<string, string>, server: unknown) => ({
+    request,
+    params,
+    clientAddress: clientAddress(server as Server, request),
+    bodyTimeoutMs: http.bodyTimeoutMs,
+  });
 
-  const app = new Elysia()
+  const app = new Elysia({ serve: listenerOptions(http) })
     .get("/openapi.json", () => plainResponse(openapiJson, "application/json; charset=utf-8"))
     .get("/docs", () => plainResponse(docsHtml, "text/html; charset=utf-8", { "content-security-policy": DOCS_CSP }))
-    .options("/*", () => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, "x-request-id": crypto.randomUUID() } }))
+    .options("/*", () => edgeResponse(new Response(null, { status: 204, headers: PREFLIGHT_HEADERS })))
     .onError(({ code, request, server }) => {
-      if (code === "NOT_FOUND") return runRoute(deps, null, { request, params: {}, clientAddress: clientAddress(server as Server, request) });
+      if (code === "NOT_FOUND") return runRoute(deps, null, incoming(request, {}, server));
     });
-  if (deps.config.metrics) app.get("/metrics", () => plainResponse(deps.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"));
+  if (deps.config.metrics && http.metricsPort === null) app.get("/metrics", ({ request }) => metricsAnswer(deps.metrics, http.metricsToken, request));
   for (const route of routes) {
-    app.route(
-      route.method,
-      route.path,
-      ({ request, params, server }) =>
-        runRoute(deps, route, { request, params: params as Record<string, string>, clientAddress: clientAddress(server as Server, request) }),
-      { parse: "none" },
-    );
+    app.route(route.method, route.path, ({ request, params, server }) => runRoute(deps, route, incoming(request, params as Record<string, string>, server)), {
+      parse: "none",
+    });
   }
   return app;
 }

@@ -1,4 +1,4 @@
-import { tooLarge, unsupportedMediaType, badRequest } from "./errors";
+import { tooLarge, unsupportedMediaType, badRequest, bodyTimedOut, connectionClosed } from "./errors";
 
 export interface BodySpec {
   /** Media types (without parameters) the route takes. */
@@ -18,10 +18,13 @@ export function checkContentType(request: Request, spec: BodySpec): string {
 }
 
 /**
- * Reads the body under the route's cap. A declared Content-Length over the cap is refused before a
- * byte is read; a chunked body is cut off the moment it passes the cap.
+ * Reads the body under the route's cap and by its deadline. A declared Content-Length over the cap
+ * is refused before a byte is read; a chunked body is cut off the moment it passes the cap; a body
+ * still incomplete at the deadline (a stalled or trickling client) is answered 408. A read the
+ * runtime breaks off means the connection closed.
  */
-export async function readCappedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readCappedBody(request: Request, limits: { maxBytes: number; deadlineAt: number; timeoutMs: number }): Promise<Uint8Array> {
+  const { maxBytes } = limits;
   const declared = request.headers.get("content-length");
   if (declared !== null) {
     const length = Number(declared);
@@ -30,17 +33,25 @@ export async function readCappedBody(request: Request, maxBytes: number): Promis
   }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  let timer: Timer | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyTimedOut(limits.timeoutMs)), limits.deadlineAt - Date.now());
+  });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read().catch(() => Promise.reject(connectionClosed("before the request body was complete"))), late]);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   if (chunks.length === 1) return chunks[0];
   const body = new Uint8Array(total);

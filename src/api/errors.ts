@@ -28,6 +28,30 @@ export const tooLarge = (limitBytes: number) =>
 export const unsupportedMediaType = (got: string | null, accepted: readonly string[]) =>
   new ApiError(415, "VALIDATION_ERROR", `content type ${got ? `'${got}'` : "(none)"} is not accepted here; send one of ${accepted.join(", ")}`);
 
+/**
+ * The connection failed rather than the request: a body that stopped arriving, or a connection
+ * closed before the answer could be written. A client's doing (or the runtime's), never ours: it
+ * is logged as the event it is, not as an incident.
+ */
+export class ConnectionFault extends ApiError {
+  constructor(status: number, message: string, readonly event: string, headers: Record<string, string> = {}) {
+    super(status, "VALIDATION_ERROR", message, undefined, headers);
+  }
+}
+
+/** 408 closes the connection: the rest of a late body must not be read as the next request. */
+export const bodyTimedOut = (timeoutMs: number) =>
+  new ConnectionFault(
+    408,
+    `the request body did not arrive within ${timeoutMs / 1000} s of the request headers; nothing was charged. Send the whole body without pausing`,
+    "request body timed out",
+    { connection: "close" },
+  );
+
+/** Nobody receives this answer; the status only classifies the request in the log. */
+export const connectionClosed = (when: string) =>
+  new ConnectionFault(400, `the connection closed ${when}`, `connection closed ${when}`);
+
 export const notFound = (method: string, path: string) =>
   new ApiError(404, "NOT_FOUND", `no route for ${method} ${path}`);
 

@@ -1,6 +1,6 @@
 import type { Deps } from "./deps";
 import type { RequestContext, RouteDef } from "./route";
-import { ApiError, notFound } from "./errors";
+import { ApiError, connectionClosed, notFound } from "./errors";
 import { authenticateRequest, claimedLivemode } from "./auth";
 import { limitAnonymous, limitCaller } from "./rate-limits";
 import { checkContentType, parseJsonBody, readCappedBody } from "./body";
@@ -15,19 +15,33 @@ const SUBTYPES: Record<string, ThrottleSubtype> = {
   ACCOUNT_THROTTLED: "abuse_throttle_hit",
 };
 
-async function readInput(route: RouteDef, ctx: RequestContext): Promise<{ body: unknown; query: unknown }> {
+async function readInput(route: RouteDef, ctx: RequestContext, bodyTimeoutMs: number): Promise<{ body: unknown; query: unknown }> {
   const query = route.query ? checkSchema(route.query, Object.fromEntries(ctx.url.searchParams), "query") : undefined;
   if (!route.body) return { body: undefined, query };
   const contentType = checkContentType(ctx.request, route.body);
-  const bytes = await readCappedBody(ctx.request, route.body.maxBytes);
+  const bytes = await readCappedBody(ctx.request, { maxBytes: route.body.maxBytes, deadlineAt: ctx.arrivedAt + bodyTimeoutMs, timeoutMs: bodyTimeoutMs });
   if (route.body.kind === "binary") return { body: { bytes, contentType }, query };
   return { body: checkSchema(route.body.schema, parseJsonBody(bytes), "body"), query };
+}
+
+/**
+ * Bun dispatches a request and then goes on parsing the bytes it has already read. A request
+ * pipelined behind one still in progress makes it close the connection (its HTTP layer refuses
+ * async pipelining), so the request in progress can never be answered; the close lands one turn of
+ * the event loop after dispatch. A metered route waits that turn, and spends no unit on an answer
+ * nobody can receive (docs/limits.md, Connections).
+ */
+async function stillConnected(request: Request): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return !request.signal.aborted;
 }
 
 export interface Incoming {
   request: Request;
   params: Record<string, string>;
   clientAddress: string;
+  /** Time from arrival by which a request's whole body must have arrived (BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
 }
 
 /**
@@ -68,7 +82,8 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
     } else if (isApi) {
       limitAnonymous(deps, incoming.clientAddress, ctx.headers);
     }
-    const input = await readInput(route, ctx);
+    const input = await readInput(route, ctx, incoming.bodyTimeoutMs);
+    if (route.doc.metered && !(await stillConnected(request))) throw connectionClosed("before the request was answered");
     const result = await route.handle(ctx, input);
     response = result instanceof Response ? result : successResponse(result);
   } catch (error) {

@@ -1,4 +1,5 @@
-import { ApiError, newIncidentId } from "./errors";
+import { ApiError, ConnectionFault, newIncidentId } from "./errors";
+import { applyStandardHeaders } from "./headers";
 
 export function jsonResponse(status: number, payload: unknown, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(payload), {
@@ -11,12 +12,16 @@ export function successResponse(data: unknown): Response {
   return jsonResponse(200, { success: true, data });
 }
 
-/** Turns anything thrown into the error envelope; 5xx answers carry an incident id that is logged with the stack. */
+/**
+ * Turns anything thrown into the error envelope; 5xx answers carry an incident id that is logged
+ * with the stack, and a connection fault is logged as the event it is.
+ */
 export function errorResponse(error: unknown, log: { requestId: string; method: string; path: string }): Response {
   const apiError =
     error instanceof ApiError ? error : new ApiError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the incidentId when you report it");
   const body: Record<string, unknown> = { code: apiError.code, message: apiError.message };
   if (apiError.details !== undefined) body.details = apiError.details;
+  if (error instanceof ConnectionFault) console.warn(JSON.stringify({ level: "warn", event: error.event, ...log }));
   if (apiError.status >= 500) {
     const incidentId = newIncidentId();
     body.incidentId = incidentId;
@@ -31,4 +36,15 @@ export function errorResponse(error: unknown, log: { requestId: string; method: 
     );
   }
   return jsonResponse(apiError.status, { success: false, error: body }, apiError.headers);
+}
+
+/** An answer outside the /v1 pipeline still carries a request id and the hardening headers. */
+export function edgeResponse(response: Response, requestId: string = crypto.randomUUID()): Response {
+  response.headers.set("x-request-id", requestId);
+  applyStandardHeaders(response.headers);
+  return response;
+}
+
+export function plainResponse(body: string, contentType: string, extra: Record<string, string> = {}): Response {
+  return edgeResponse(new Response(body, { headers: { "content-type": contentType, ...extra } }));
 }

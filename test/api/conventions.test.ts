@@ -98,6 +98,9 @@ describe("conventions on every response", () => {
     expect(res.headers.get("access-control-allow-headers")).toContain("X-API-Key");
     expect(res.headers.get("access-control-allow-headers")).toContain("Service-Ruleset");
     expect(res.headers.get("access-control-expose-headers")!.split(", ")).toEqual([...CORS_EXPOSED_HEADERS]);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-request-id")).toMatch(UUID);
   });
 });
 
