@@ -2,25 +2,51 @@ import { openStore } from "../db/connection";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
-import { databasePath, listenPort, serverEnv } from "../config";
+import { databasePath, httpEnv, listenPort, serverEnv } from "../config";
+import { listenMetricsApart } from "../api/metrics-endpoint";
 import { ruleEngineChoice } from "../validation/rule-engines";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
 import type { Store } from "../db/connection";
+import { rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 
-/** An empty database gets a default organization and one key of each mode, printed this once. */
-function bootstrap(store: Store): string[] {
-  if (listOrgs(store.db).length > 0) return [];
+/** Where a first start without a terminal leaves the two keys, beside the database. */
+const FIRST_START_KEYS_FILE = "first-start-keys.txt";
+
+interface FirstStart {
+  orgId: string;
+  testKey: string;
+  liveKey: string;
+}
+
+/** An empty database gets a default organization and one key of each mode, shown this once. */
+function bootstrap(store: Store): FirstStart | null {
+  if (listOrgs(store.db).length > 0) return null;
   const org = createOrg(store.db, systemClock, { name: "default" });
   const test = createKey(store.db, systemClock, org, "test", "first start");
   const live = createKey(store.db, systemClock, org, "live", "first start");
-  return [
-    `First start: created organization "default" (plan free, id ${org.id}) and two API keys.`,
-    "They are shown only now; keep them (only their hashes are stored):",
-    `  test key: ${test.key}`,
-    `  live key: ${live.key}`,
-    `Try: curl -H "Authorization: Bearer ${test.key}" http://localhost:{port}/v1/me`,
+  return { orgId: org.id, testKey: test.key, liveKey: live.key };
+}
+
+/**
+ * The first start's keys must not end up in a log. A terminal shows them once; anything else (a
+ * service manager, a container, a pipe) gets only the path of a file beside the database that
+ * only this user can read. Returns what to print.
+ */
+function handOverKeys(first: FirstStart, dbPath: string, port: number): string {
+  const created = `First start: created organization "default" (plan free, id ${first.orgId}) and two API keys.`;
+  const keys = [
+    `  test key: ${first.testKey}`,
+    `  live key: ${first.liveKey}`,
+    `Try: curl -H "Authorization: Bearer ${first.testKey}" http://localhost:${port}/v1/me`,
   ];
+  if (process.stdout.isTTY) return [created, "They are shown only now; keep them (only their hashes are stored):", ...keys].join("\n");
+  const file = join(dirname(resolve(dbPath)), FIRST_START_KEYS_FILE);
+  // Created afresh, so an older file's wider mode cannot carry over.
+  rmSync(file, { force: true });
+  writeFileSync(file, [created, "Keep them (only their hashes are stored), then delete this file.", ...keys, ""].join("\n"), { mode: 0o600, flag: "wx" });
+  return `${created} They are in ${file}, readable only by this user: keep them, then delete the file.`;
 }
 
 /** DRIFT_CHECK=nightly: compare the pins with upstream (or DRIFT_CHECK_MIRROR) every night at 02:00 UTC. */
@@ -40,13 +66,18 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   const port = listenPort(options.port);
   // Checked here so a mistyped value stops the start with a message, not every worker later.
   const ruleEngine = ruleEngineChoice();
-  const store = openStore(databasePath(options.db));
-  const firstStart = bootstrap(store);
+  const http = httpEnv();
+  const dbPath = databasePath(options.db);
+  const store = openStore(dbPath);
   const deps = createDeps(store, systemClock, serverEnv());
-  const app = createApp(deps).listen({ port, hostname: "0.0.0.0" });
-  const actualPort = app.server!.port;
-  if (firstStart.length) console.log(firstStart.join("\n").replace("{port}", String(actualPort)));
-  console.log(`einvoice listening on http://localhost:${actualPort} (database ${databasePath(options.db)}, rule engine ${ruleEngine === "native" ? "native, SaxonJS for rule files without a native plan" : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
+  const app = createApp(deps, [], http).listen({ port, hostname: "0.0.0.0" });
+  const actualPort = app.server!.port!;
+  // After the listen: a port already taken stops the start before any key exists to be lost.
+  const firstStart = bootstrap(store);
+  if (firstStart) console.log(handOverKeys(firstStart, dbPath, actualPort));
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${ruleEngine === "native" ? "native, SaxonJS for rule files without a native plan" : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
+  const metricsApart = deps.config.metrics && http.metricsPort !== null ? listenMetricsApart(deps.metrics, http.metricsToken, http.metricsPort) : null;
+  if (metricsApart) console.log(`metrics on http://127.0.0.1:${metricsApart.port}/metrics only`);
   if (memoryNote) console.log(memoryNote);
   const warming = performance.now();
   deps
@@ -59,6 +90,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   const stopDrift = process.env.DRIFT_CHECK === "nightly" ? await nightlyDriftCheck(store) : () => {};
   const stop = () => {
     stopDrift();
+    metricsApart?.stop();
     app.stop();
     deps.close();
     store.close();

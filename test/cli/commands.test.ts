@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -56,16 +56,26 @@ describe("command line", () => {
     expect(run(["orgs", "create", "--name", "x", "--bogus", "1", "--db", db]).code).toBe(2);
   });
 
-  test("serve on an empty database creates the default organization, prints a test and a live key once, and answers with them", async () => {
+  /** Starts `serve` with stdout piped (no terminal) and returns its output up to the listening line. */
+  async function startServe(dbFile: string, env: Record<string, string> = {}) {
+    const proc = Bun.spawn([process.execPath, main, "serve", "--db", dbFile], { env: { ...process.env, PORT: "0", ...env }, stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    let out = "";
+    while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
+    return { proc, out, port: out.match(/listening on http:\/\/localhost:(\d+)/)![1] };
+  }
+
+  test("serve on an empty database without a terminal writes the two keys to an owner-only file beside the database, never to stdout", async () => {
     const fresh = join(dir, "fresh.sqlite");
-    const proc = Bun.spawn([process.execPath, main, "serve", "--db", fresh], { env: { ...process.env, PORT: "0" }, stdout: "pipe", stderr: "pipe" });
+    const keysFile = join(dir, "first-start-keys.txt");
+    const { proc, out, port } = await startServe(fresh);
     try {
-      const reader = proc.stdout.getReader();
-      let out = "";
-      while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
-      const testKey = out.match(/test key: (svc_test_\w+)/)![1];
-      expect(out).toMatch(/live key: svc_live_\w+/);
-      const port = out.match(/listening on http:\/\/localhost:(\d+)/)![1];
+      expect(out).not.toContain("svc_");
+      expect(out).toContain(`They are in ${keysFile}, readable only by this user`);
+      expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+      const written = readFileSync(keysFile, "utf8");
+      const testKey = written.match(/test key: (svc_test_\w+)/)![1];
+      expect(written).toMatch(/live key: svc_live_\w+/);
       const res = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { "x-api-key": testKey } });
       expect(res.status).toBe(200);
       expect((await res.json()).data.org.name).toBe("default");
@@ -73,14 +83,32 @@ describe("command line", () => {
       proc.kill();
       await proc.exited;
     }
-    // A second start on the same file prints no keys.
-    const second = Bun.spawn([process.execPath, main, "serve", "--db", fresh, "--port", "0"], { stdout: "pipe" });
-    const reader = second.stdout.getReader();
+    // A second start on the same file creates no keys and leaves the file alone.
+    const before = readFileSync(keysFile, "utf8");
+    const second = await startServe(fresh);
+    second.proc.kill();
+    await second.proc.exited;
+    expect(second.out).not.toContain("First start");
+    expect(readFileSync(keysFile, "utf8")).toBe(before);
+  });
+
+  test("serve on an empty database in a terminal shows the two keys there once and writes no file", async () => {
+    const ttyDir = mkdtempSync(join(dir, "tty-"));
     let out = "";
-    while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
-    second.kill();
-    await second.exited;
-    expect(out).not.toContain("key:");
+    const proc = Bun.spawn([process.execPath, main, "serve", "--db", join(ttyDir, "tty.sqlite")], {
+      env: { ...process.env, PORT: "0" },
+      terminal: { data: (_, data) => (out += new TextDecoder().decode(data)) },
+    });
+    try {
+      for (let waited = 0; !out.includes("listening on") && waited < 60_000; waited += 50) await Bun.sleep(50);
+      expect(out).toMatch(/test key: svc_test_\w+/);
+      expect(out).toMatch(/live key: svc_live_\w+/);
+      expect(existsSync(join(ttyDir, "first-start-keys.txt"))).toBe(false);
+    } finally {
+      proc.kill();
+      await proc.exited;
+      proc.terminal?.close();
+    }
   });
 
   test("rulesets status names the engine of every entry file; VALIDATION_ENGINE=saxonjs moves every rule file to SaxonJS", () => {
