@@ -57,11 +57,11 @@ describe("command line", () => {
   });
 
   /** Starts `serve` with stdout piped (no terminal) and returns its output up to the listening line. */
-  async function startServe(dbFile: string, env: Record<string, string> = {}) {
+  async function startServe(dbFile: string, env: Record<string, string> = {}, until = "listening on") {
     const proc = Bun.spawn([process.execPath, main, "serve", "--db", dbFile], { env: { ...process.env, PORT: "0", ...env }, stdout: "pipe", stderr: "pipe" });
     const reader = proc.stdout.getReader();
     let out = "";
-    while (!out.includes("listening on")) out += new TextDecoder().decode((await reader.read()).value);
+    while (!out.includes(until)) out += new TextDecoder().decode((await reader.read()).value);
     return { proc, out, port: out.match(/listening on http:\/\/localhost:(\d+)/)![1] };
   }
 
@@ -109,6 +109,26 @@ describe("command line", () => {
       await proc.exited;
       proc.terminal?.close();
     }
+  });
+
+  test("METRICS_PORT moves the metrics to a loopback listener of their own, behind METRICS_TOKEN when set", async () => {
+    const token = "t".repeat(32);
+    const { proc, out, port } = await startServe(db, { METRICS_PORT: "0", METRICS_TOKEN: token }, "/metrics only");
+    try {
+      const metricsUrl = out.match(/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics) only/)![1];
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+      expect((await fetch(metricsUrl)).status).toBe(401);
+      expect((await fetch(metricsUrl, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  });
+
+  test("serve refuses a METRICS_TOKEN too short to keep a secret, before it listens", () => {
+    const bad = run(["serve", "--port", "0", "--db", db], { METRICS_TOKEN: "secret" });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("METRICS_TOKEN must be at least 16 visible ASCII characters");
   });
 
   test("rulesets status names the engine of every entry file; VALIDATION_ENGINE=saxonjs moves every rule file to SaxonJS", () => {
