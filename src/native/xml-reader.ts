@@ -6,6 +6,7 @@
  * string values of elements (and so the rules' verdicts) depend on it.
  */
 import { Kind, namedList, XDocument, XNode, type NodeIndex } from "./document.ts";
+import { decodeXml } from "../syntax/decode.ts";
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
@@ -39,7 +40,8 @@ const SLASH = 47;
 const GT = 62;
 
 export function readXml(input: string | Uint8Array): XDocument {
-  const decoded = typeof input === "string" ? input : decode(input);
+  // Bytes are decoded as every route decodes caller XML (src/syntax/decode.ts).
+  const decoded = typeof input === "string" ? input : decodeXml(input);
   const text = decoded.includes("\r") ? decoded.replace(/\r\n?/g, "\n") : decoded;
   const document = new XNode(Kind.Document, null, "", "", "", "");
   // Nodes are created in document order, so they are numbered and indexed here, as they come.
@@ -266,11 +268,3 @@ function unescape(text: string, offset: number, fail: (message: string) => never
   });
 }
 
-/** Decodes bytes by their BOM or XML declaration; UTF-8 otherwise. */
-function decode(bytes: Uint8Array): string {
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 200));
-  const encoding = /^(?:\uFEFF|\xEF\xBB\xBF)?<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1] ?? "utf-8";
-  return new TextDecoder(encoding.toLowerCase(), { fatal: true }).decode(bytes);
-}

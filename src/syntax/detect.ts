@@ -16,6 +16,7 @@ import {
   type RootRule,
   type SpecIdSource,
 } from "./profiles.ts";
+import { sniffEncoding } from "./decode.ts";
 
 export type { DocumentType, Format, FormatHint } from "./profiles.ts";
 
@@ -46,19 +47,15 @@ export interface Prolog {
 
 /**
  * Text of an XML document good enough to read markup: every name and identifier we look at is
- * ASCII, so single-byte encodings are read as Latin-1; UTF-16 is recognised by BOM or by `<?`.
+ * ASCII, so single-byte encodings are read as Latin-1; UTF-16 is recognised as decode.ts does
+ * (byte-order mark, or `<?` in UTF-16). Lenient on purpose: detection names the format of
+ * documents the reading policy refuses.
  */
 export function decodeForScan(xml: Uint8Array | string): string {
   if (typeof xml === "string") return xml;
-  const [b0, b1, b2, b3] = xml;
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0x3c && b1 === 0 && b2 === 0x3f && b3 === 0)) {
-    return new TextDecoder("utf-16le").decode(xml);
-  }
-  if ((b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 === 0x3c && b2 === 0 && b3 === 0x3f)) {
-    return new TextDecoder("utf-16be").decode(xml);
-  }
-  const utf8Bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf;
-  return new TextDecoder("latin1").decode(utf8Bom ? xml.subarray(3) : xml);
+  const { encoding, bom } = sniffEncoding(xml);
+  if (encoding === "UTF-16LE" || encoding === "UTF-16BE") return new TextDecoder(encoding.toLowerCase(), { ignoreBOM: true }).decode(xml.subarray(bom));
+  return new TextDecoder("latin1").decode(encoding === "UTF-8" ? xml.subarray(bom) : xml);
 }
 
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;

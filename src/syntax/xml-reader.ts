@@ -2,24 +2,25 @@
 // prefixed paths ("cac:Party/cbc:EndpointID"), the prefixes bound by the binding, not the document.
 
 import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
-import { decodeXml } from "./decode.ts";
-import { readProlog } from "./detect.ts";
+import { readXmlText } from "./xml-policy.ts";
 
 export type { Element } from "@xmldom/xmldom";
 
 /**
- * Parses XML bytes or text. A DOCTYPE is refused before parsing: invoices never need one, and it
- * is the door to entity expansion and external fetches.
+ * Parses XML bytes or text under the XML reading policy (xml-policy.ts), which refuses, among
+ * others, a DOCTYPE before parsing: invoices never need one, and it is the door to entity
+ * expansion and external fetches. A policy refusal is thrown as is (`XmlRefused`).
  */
 export function parseXml(xml: Uint8Array | string): Document {
-  const text = typeof xml === "string" ? xml : decodeXml(xml);
-  if (readProlog(text).doctype) throw new Error("DOCTYPE is not allowed");
+  const text = readXmlText(xml);
   try {
-    // Throwing from onError makes xmldom stop on errors it would otherwise recover from.
     return new DOMParser({
+      // Throwing from onError makes xmldom stop on errors it would otherwise recover from.
       onError: (level, message) => {
         if (level !== "warning") throw new Error(message);
       },
+      // XML 1.0 line ends, as libxml2 reads them; xmldom's default adds XML 1.1's NEL, U+2028 and U+2029.
+      normalizeLineEndings: (input) => input.replace(/\r\n?/g, "\n"),
     }).parseFromString(text, "text/xml");
   } catch (e) {
     throw new Error(`not well-formed XML: ${(e as Error).message}`);
