@@ -1,11 +1,11 @@
 /** Every error code the API answers with, its HTTP statuses and when it happens (also feeds OpenAPI). */
 export const ERROR_CODES = {
-  VALIDATION_ERROR: { statuses: [400, 413, 415, 422], when: "client error without a more specific code: schema failure (details.fields), body over the size limit (413, never read, no quota spent), content type not accepted (415), document unprocessable or ruleset pin no longer served (422)" },
+  VALIDATION_ERROR: { statuses: [400, 408, 413, 415, 422], when: "client error without a more specific code: schema failure (details.fields), body not complete within BODY_TIMEOUT_MS of the headers (408, connection closed, no quota spent), body over the size limit (413, never read, no quota spent), content type not accepted (415), document unprocessable or ruleset pin no longer served (422)" },
   AUTHENTICATION_REQUIRED: { statuses: [401], when: "no API key, or a key in an invalid format" },
   INVALID_API_KEY: { statuses: [403], when: "the key does not exist or was revoked" },
   QUOTA_EXCEEDED: { statuses: [429], when: "monthly quota (live) or sandbox allowance (test) used up; the message gives the usage, Retry-After the seconds to the window end" },
   RATE_LIMITED: { statuses: [429], when: "per-minute burst allowance used up; Retry-After gives the seconds until a slot frees" },
-  ACCOUNT_THROTTLED: { statuses: [429], when: "temporary abuse throttle after sustained pressure past the burst allowance; every request made while throttled extends it" },
+  ACCOUNT_THROTTLED: { statuses: [429], when: "temporary abuse throttle of an organization's live or test keys after sustained pressure past their burst allowance; requests past the allowance made while throttled extend it, to at most 15 minutes from its start" },
   ENGINE_UNAVAILABLE: { statuses: [503], when: "the engine could not serve the request within the request deadline; the quota unit is refunded" },
   INTERNAL_ERROR: { statuses: [500], when: "unexpected server error; incidentId names the logged incident" },
   NOT_FOUND: { statuses: [404], when: "no route at that path and method" },

@@ -118,7 +118,7 @@ describe("OpenAPI and docs", () => {
     expect(me.responses["429"].headers["retry-after"]).toBeDefined();
     expect(me.responses["200"].content["application/json"].schema.properties.data.properties.quota.required).toEqual(["limit", "used", "remaining", "resetsAt"]);
     const work = doc.paths["/v1/test-work"].post;
-    expect(Object.keys(work.responses)).toEqual(["200", "400", "401", "403", "413", "415", "422", "429", "500", "503"]);
+    expect(Object.keys(work.responses)).toEqual(["200", "400", "401", "403", "408", "413", "415", "422", "429", "500", "503"]);
     expect(work.requestBody.content["application/json"].schema.properties.standard.anyOf).toHaveLength(3);
     expect(work.responses["503"].headers["x-service-quota-refunded"]).toBeDefined();
   });
