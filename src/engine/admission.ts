@@ -22,7 +22,14 @@ interface Waiting {
 export interface AdmissionOptions {
   concurrency: number;
   maxQueue: number;
+  /**
+   * How long past its deadline a job that ignores its abort signal may keep its slot. Engine jobs
+   * settle at the abort (the pool stops their worker); this bounds any other.
+   */
+  releaseGraceMs?: number;
 }
+
+const DEFAULT_RELEASE_GRACE_MS = 10_000;
 
 export class Admission {
   private running = 0;
@@ -40,19 +47,27 @@ export class Admission {
     await this.admit(deadlineAtMs);
     const controller = new AbortController();
     const startedAt = performance.now();
-    const done = job(controller.signal);
+    // A job that throws before its first await rejects like any other, and still releases its slot.
+    const done = new Promise<T>((resolve) => resolve(job(controller.signal)));
+    const untilDeadline = Math.max(0, deadlineAtMs - Date.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
         reject(new EngineUnavailable("the engine could not finish this document within the request deadline", true, this.retryAfter()));
-      }, Math.max(0, deadlineAtMs - Date.now()));
+      }, untilDeadline);
     });
-    // The slot stays taken until the job really ends, even after its caller was answered.
-    done.then(
-      () => this.release(startedAt),
-      () => this.release(startedAt),
-    );
+    // The slot stays taken until the job really ends, even after its caller was answered, but no
+    // longer than the grace past the deadline: a job that never settles must not keep it forever.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(overdue);
+      this.release(startedAt);
+    };
+    const overdue = setTimeout(release, untilDeadline + (this.options.releaseGraceMs ?? DEFAULT_RELEASE_GRACE_MS));
+    done.then(release, release);
     try {
       return await Promise.race([done, timeout]);
     } finally {

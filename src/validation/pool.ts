@@ -1,8 +1,10 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { ValidateOutcome, ValidateRequest } from "./validate";
-import type { WorkerReply, WorkerRequest } from "./worker";
-import type { GeneratedXml } from "../generate/generate";
+import type { WorkerRequest } from "./worker-protocol";
+import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
+import type { Parsed } from "../generate/parse";
+import { EngineWorker } from "./engine-worker";
 import { PIPELINES } from "./pipelines";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 
@@ -17,119 +19,164 @@ export function warmEntries(day = new Date().toISOString().slice(0, 10)): string
   return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
 }
 
+export interface PoolOptions {
+  /** Rule files each worker loads before its first document. */
+  warm?: string[];
+  /** Starts one worker; tests pass a scripted stand-in. */
+  createWorker?: () => Worker;
+  /** A worker that has not loaded by then counts as failing to load. */
+  loadTimeoutMs?: number;
+  /** How long a slot whose worker failed to load refuses jobs before it tries a new worker. */
+  restartDelayMs?: number;
+}
+
+// smol: a collector that runs sooner, so hybrid PDF validations (pdf-lib garbage) peak lower, at no
+// measurable cost in validations per second.
+const startWorker = () => new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
+
 interface Slot {
-  worker: Worker;
-  /** Settles when the worker has loaded and listens. */
-  loaded: Promise<void>;
+  /** Absent after its worker failed to load, until a job after `restartDelayMs` starts another. */
+  worker?: EngineWorker;
+  failure?: { error: EngineUnavailable; at: number };
+  /** A job holds the slot from its start until it settles. */
   busy: boolean;
-  pending: Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>;
 }
 
 /**
- * A fixed set of Bun workers. Admission (engine/admission.ts) already bounds how many jobs run at
- * once to the pool size; the pool hands each job an idle worker. A job cut off by its deadline
- * takes its worker with it: the worker is terminated and replaced, so no request holds a worker
- * past the deadline.
+ * A fixed set of engine workers: every job on caller bytes (validate, parse, generate, PDF drawing)
+ * runs in one, off the thread that answers HTTP. Admission (engine/admission.ts) already bounds how
+ * many jobs run at once to the pool size; the pool hands each job an idle worker. A job cut off by
+ * its deadline takes its worker with it: the worker is terminated and replaced, so no request holds
+ * a worker past the deadline. Every job settles (engine-worker.ts), so every slot comes free.
  */
 export class ValidationPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  private closed = false;
+  private readonly warm: string[];
+  private readonly createWorker: () => Worker;
+  private readonly loadTimeoutMs: number;
+  private readonly restartDelayMs: number;
 
   constructor(
     readonly size: number,
-    private readonly warm: string[] = warmEntries(),
+    options: PoolOptions = {},
   ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    this.warm = options.warm ?? warmEntries();
+    this.createWorker = options.createWorker ?? startWorker;
+    this.loadTimeoutMs = options.loadTimeoutMs ?? 60_000;
+    this.restartDelayMs = options.restartDelayMs ?? 5_000;
+    for (let i = 0; i < size; i++) {
+      const slot: Slot = { busy: false };
+      this.start(slot);
+      this.slots.push(slot);
+    }
   }
 
   /** Resolves when every worker has loaded its warm set. */
   async ready(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => this.send(slot, { id: this.nextId++, kind: "warm", entries: this.warm })));
+    await Promise.all(this.slots.map((slot) => (slot.worker ? this.warmUp(slot.worker) : Promise.reject(slot.failure!.error))));
+  }
+
+  /** For tests and metrics: jobs running, and jobs (warm-ups included) the workers still hold. */
+  get stats() {
+    return {
+      busy: this.slots.filter((s) => s.busy).length,
+      pending: this.slots.reduce((sum, s) => sum + (s.worker?.pending ?? 0), 0),
+      failed: this.slots.filter((s) => !s.worker).length,
+    };
   }
 
   async validate(request: ValidateRequest, signal: AbortSignal): Promise<ValidateOutcome> {
     return (await this.run({ id: this.nextId++, kind: "validate", request }, signal)) as ValidateOutcome;
   }
 
+  /** Refusals of the document come back as the GenerateError parse raised. */
+  async parse(bytes: Uint8Array, hint: "auto" | "cii" | "ubl" | undefined, signal: AbortSignal): Promise<Parsed> {
+    return (await this.run({ id: this.nextId++, kind: "parse", bytes, hint }, signal)) as Parsed;
+  }
+
+  /**
+   * The XML of a generate request and, when a PDF is asked for, which kind; refusals come back as
+   * the GenerateError generation raised.
+   */
+  async generate(request: GenerateInput, livemode: boolean, pdf: { hasTemplate: boolean } | undefined, signal: AbortSignal): Promise<{ generated: GeneratedXml; pdfKind?: PdfKind }> {
+    return (await this.run({ id: this.nextId++, kind: "generate", request, livemode, pdf }, signal)) as { generated: GeneratedXml; pdfKind?: PdfKind };
+  }
+
   async renderPdf(generated: GeneratedXml, pdfKind: PdfKind, request: PdfRequest, signal: AbortSignal): Promise<Uint8Array> {
     return (await this.run({ id: this.nextId++, kind: "pdf", generated, pdfKind, request }, signal)) as Uint8Array;
   }
 
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots) slot.worker?.stop(new EngineUnavailable("the engine is shutting down", false, 1));
+  }
+
   private async run(message: WorkerRequest, signal: AbortSignal): Promise<unknown> {
-    const slot = this.slots.find((s) => !s.busy);
-    if (!slot) throw new EngineUnavailable("no validation worker is free", false, 1);
+    if (this.closed) throw new EngineUnavailable("the engine is shutting down", false, 1);
+    // An abort listener added after the abort never fires: such a job would run unbounded.
+    if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);
+    const slot = this.idleSlot();
     slot.busy = true;
-    const onAbort = () => this.replace(slot, new EngineUnavailable("the validation worker was stopped at the request deadline", true, 1));
-    signal.addEventListener("abort", onAbort, { once: true });
     try {
-      return await this.send(slot, message);
+      const worker = slot.worker ?? this.restart(slot);
+      const onAbort = () => this.replace(slot, worker, new EngineUnavailable("the engine worker was stopped at the request deadline", true, 1));
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        return await worker.send(message);
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
     } finally {
-      signal.removeEventListener("abort", onAbort);
       slot.busy = false;
     }
   }
 
-  close(): void {
-    for (const slot of this.slots) slot.worker.terminate();
+  /** An idle slot with a worker, else one whose worker failed to load long enough ago to try again. */
+  private idleSlot(): Slot {
+    const idle = this.slots.filter((s) => !s.busy);
+    const due = (s: Slot) => performance.now() - s.failure!.at >= this.restartDelayMs;
+    const slot = idle.find((s) => s.worker) ?? idle.find((s) => !s.worker && due(s));
+    if (slot) return slot;
+    const failed = idle.find((s) => !s.worker);
+    if (failed) throw failed.failure!.error;
+    throw new EngineUnavailable("no engine worker is free", false, 1);
   }
 
-  private spawn(): Slot {
-    const slot = { busy: false, pending: new Map() } as Slot;
-    this.attachWorker(slot);
-    return slot;
-  }
-
-  /** Gives the slot a fresh worker whose replies settle the slot's pending jobs. */
-  private attachWorker(slot: Slot): void {
-    // smol: a collector that runs sooner. Measured with two workers, hybrid PDF validations (pdf-lib
-    // garbage) peaked about 80 MiB lower, at no measurable cost in validations per second.
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
-    let loaded = false;
-    let markLoaded!: () => void;
-    let failLoad!: (error: Error) => void;
-    slot.loaded = new Promise((resolve, reject) => ((markLoaded = resolve), (failLoad = reject)));
-    slot.loaded.catch(() => {}); // observed by send() and ready(); never an unhandled rejection
-    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
-      const reply = event.data;
-      if (reply.id === 0) {
-        loaded = true;
-        return markLoaded();
-      }
-      const waiter = slot.pending.get(reply.id);
-      if (!waiter) return;
-      slot.pending.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply.value);
-      else waiter.reject(new EngineUnavailable(`a validation layer could not run: ${reply.error.split("\n")[0]}`, true, 5));
-    };
-    worker.onerror = (event) => {
-      // A worker that fails before it loaded cannot load at all (its module is missing from the
-      // executable, or throws on import): replacing it would fail the same way, in a busy loop.
-      // The slot stays broken and every job on it is refused at once, with the reason.
-      if (!loaded) {
-        worker.terminate();
-        return failLoad(new EngineUnavailable(`the validation worker cannot start: ${event.message}`, false, 5));
-      }
-      this.replace(slot, new EngineUnavailable(`the validation worker failed: ${event.message}`, true, 5));
-    };
+  private start(slot: Slot): EngineWorker {
+    const worker: EngineWorker = new EngineWorker(this.createWorker(), this.loadTimeoutMs, (reason, loaded) => this.lost(slot, worker, reason, loaded));
     slot.worker = worker;
+    slot.failure = undefined;
+    return worker;
   }
 
-  private async send(slot: Slot, message: WorkerRequest): Promise<unknown> {
-    const worker = slot.worker;
-    await slot.loaded;
-    return new Promise((resolve, reject) => {
-      slot.pending.set(message.id, { resolve, reject });
-      // The worker may have been replaced while this job waited for it to load.
-      if (slot.worker !== worker) return reject(new EngineUnavailable("the validation worker was restarted", false, 1));
-      worker.postMessage(message);
-    });
+  /** A later worker in a slot starts warm, like the first ones after `ready()`. */
+  private restart(slot: Slot): EngineWorker {
+    const worker = this.start(slot);
+    // The warm-up is a job of the worker, not of the slot: it holds no slot, and it fails with the
+    // worker when that is stopped.
+    this.warmUp(worker).catch(() => {});
+    return worker;
   }
 
-  private replace(slot: Slot, reason: Error): void {
-    slot.worker.terminate();
-    for (const waiter of slot.pending.values()) waiter.reject(reason);
-    slot.pending.clear();
-    this.attachWorker(slot);
-    void this.send(slot, { id: this.nextId++, kind: "warm", entries: this.warm }).catch(() => {});
+  private warmUp(worker: EngineWorker): Promise<unknown> {
+    return worker.send({ id: this.nextId++, kind: "warm", entries: this.warm });
+  }
+
+  private replace(slot: Slot, worker: EngineWorker, reason: Error): void {
+    worker.stop(reason);
+    if (slot.worker === worker && !this.closed) this.restart(slot);
+  }
+
+  /**
+   * A worker that stopped on its own. One that had loaded is replaced at once; one that could not
+   * load would fail the same way again, so its slot refuses jobs with the reason for a while.
+   */
+  private lost(slot: Slot, worker: EngineWorker, reason: EngineUnavailable, loaded: boolean): void {
+    if (slot.worker !== worker || this.closed) return;
+    if (loaded) return void this.restart(slot);
+    slot.worker = undefined;
+    slot.failure = { error: reason, at: performance.now() };
   }
 }

@@ -1,0 +1,94 @@
+import { EngineUnavailable } from "../engine/admission";
+import { errorOf, type WorkerReply, type WorkerRequest } from "./worker-protocol";
+
+interface Job {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One engine worker and the jobs sent to it. Every job settles exactly once: with the worker's
+ * reply, or with an `EngineUnavailable` when the worker fails to load, dies, or is stopped. A job
+ * sent before the worker listens waits here, where stopping the worker reaches it too.
+ */
+export class EngineWorker {
+  private readonly jobs = new Map<number, Job>();
+  private unsent: WorkerRequest[] = [];
+  private state: "loading" | "listening" | "stopped" = "loading";
+  private readonly loadTimer: ReturnType<typeof setTimeout>;
+
+  /**
+   * `onLost` hears of a worker that stopped without being asked to (failed to load, crashed,
+   * exited), after its jobs were failed; `loaded` says whether it had ever listened.
+   */
+  constructor(
+    private readonly worker: Worker,
+    loadTimeoutMs: number,
+    private readonly onLost: (reason: EngineUnavailable, loaded: boolean) => void,
+  ) {
+    this.loadTimer = setTimeout(() => this.lost(`did not start within ${Math.round(loadTimeoutMs / 1000)} s`), loadTimeoutMs);
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => this.receive(event.data);
+    worker.onerror = (event) => this.lost(errorLine(event.message));
+    worker.addEventListener("close", (event) => this.lost(`exited with code ${(event as CloseEvent).code}`));
+  }
+
+  /** Jobs sent and not yet settled. */
+  get pending(): number {
+    return this.jobs.size;
+  }
+
+  send(message: WorkerRequest): Promise<unknown> {
+    if (this.state === "stopped") return Promise.reject(new EngineUnavailable("the engine worker was stopped", false, 1));
+    return new Promise((resolve, reject) => {
+      this.jobs.set(message.id, { resolve, reject });
+      if (this.state === "listening") this.worker.postMessage(message);
+      else this.unsent.push(message);
+    });
+  }
+
+  /** Terminates the worker and fails every job it holds with `reason`; later calls do nothing. */
+  stop(reason: Error): void {
+    if (this.state === "stopped") return;
+    this.state = "stopped";
+    clearTimeout(this.loadTimer);
+    this.worker.terminate();
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    this.unsent = [];
+    for (const job of jobs) job.reject(reason);
+  }
+
+  private receive(reply: WorkerReply): void {
+    if (this.state === "stopped") return;
+    if (reply.id === 0) {
+      // Messages posted before the worker's module finished loading would be lost.
+      this.state = "listening";
+      clearTimeout(this.loadTimer);
+      for (const message of this.unsent) this.worker.postMessage(message);
+      this.unsent = [];
+      return;
+    }
+    const job = this.jobs.get(reply.id);
+    if (!job) return;
+    this.jobs.delete(reply.id);
+    if (reply.ok) job.resolve(reply.value);
+    else job.reject(errorOf(reply));
+  }
+
+  private lost(why: string): void {
+    if (this.state === "stopped") return;
+    const loaded = this.state === "listening";
+    // Compute was spent only if the worker had started on the jobs it held.
+    const reason = loaded
+      ? new EngineUnavailable(`the engine worker stopped: ${why}`, true, 5)
+      : new EngineUnavailable(`the engine worker cannot start: ${why}`, false, 5);
+    this.stop(reason);
+    this.onLost(reason, loaded);
+  }
+}
+
+/** The error line of a worker's error event (Bun puts a source excerpt before it). */
+function errorLine(message: string): string {
+  const lines = message.split("\n").map((line) => line.trim());
+  return lines.find((line) => /^\w*(error|Error)\b.*:/.test(line)) ?? lines.find(Boolean) ?? "unknown error";
+}

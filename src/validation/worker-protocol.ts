@@ -1,0 +1,42 @@
+import { EngineUnavailable } from "../engine/admission";
+import { GenerateError } from "../generate/errors";
+import type { ValidateRequest } from "./validate";
+import type { GeneratedXml, GenerateInput } from "../generate/generate";
+import type { PdfKind, PdfRequest } from "../generate/pdf-output";
+
+/** What the pool asks of an engine worker: one job per message, answered by one reply with its id. */
+export type WorkerRequest =
+  | { id: number; kind: "validate"; request: ValidateRequest }
+  | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | "cii" | "ubl" }
+  | { id: number; kind: "generate"; request: GenerateInput; livemode: boolean; pdf?: { hasTemplate: boolean } }
+  | { id: number; kind: "pdf"; generated: GeneratedXml; pdfKind: PdfKind; request: PdfRequest }
+  | { id: number; kind: "warm"; entries: string[] };
+
+/** A domain refusal (the caller's document or request is at fault), carried as data. */
+interface Refusal {
+  status: 400 | 422;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Id 0 says the worker has loaded and listens. */
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; refusal: Refusal }
+  | { id: number; ok: false; error: string };
+
+/**
+ * A failed job's reply. Error classes do not survive postMessage, so a GenerateError travels as its
+ * fields and is rebuilt on the other side; anything else is the engine's fault.
+ */
+export function failureReply(id: number, error: unknown): WorkerReply {
+  if (error instanceof GenerateError) return { id, ok: false, refusal: { status: error.status, code: error.code, message: error.message, details: error.details } };
+  return { id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}
+
+/** The error a failed reply stands for: the rebuilt refusal, or an engine fault (the service's, refunded). */
+export function errorOf(reply: Extract<WorkerReply, { ok: false }>): Error {
+  if ("refusal" in reply) return new GenerateError(reply.refusal.status, reply.refusal.code, reply.refusal.message, reply.refusal.details);
+  return new EngineUnavailable(`the engine failed on this request: ${reply.error.split("\n")[0]}`, true, 5);
+}

@@ -1,0 +1,184 @@
+// Every job the pool takes settles, and every slot (the pool's and admission's) comes free again, on
+// every path: success, refusal, fault, deadline, worker death, replacement, a worker that cannot load.
+import { afterEach, describe, expect, test } from "bun:test";
+import { ValidationPool, type PoolOptions } from "../../src/validation/pool";
+import { Admission, EngineUnavailable } from "../../src/engine/admission";
+import { GenerateError } from "../../src/generate/errors";
+
+const SCRIPT = new URL("./scripted-worker.ts", import.meta.url).href;
+const bytes = (command: string) => new TextEncoder().encode(command);
+const never = new AbortController().signal;
+
+/** A pool of scripted workers; `loads` says how each worker started from now on loads. */
+function scriptedPool(size: number, loads: () => string = () => "ok", options: PoolOptions = {}) {
+  const pool = new ValidationPool(size, { warm: [], createWorker: () => new Worker(SCRIPT, { argv: [loads()] }), loadTimeoutMs: 1_000, restartDelayMs: 200, ...options });
+  pools.push(pool);
+  return pool;
+}
+const pools: ValidationPool[] = [];
+afterEach(() => {
+  for (const pool of pools.splice(0)) pool.close();
+});
+
+const job = (pool: ValidationPool, command: string, signal = never) => pool.validate({ bytes: bytes(command) }, signal);
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (error: Error) => error);
+const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => "settled", () => "settled"), Bun.sleep(ms).then(() => "stuck")]);
+
+/** Polls until the pool holds no job at all (warm-ups of replacement workers included). */
+async function drained(pool: ValidationPool, ms = 5_000) {
+  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(20)) if (pool.stats.busy === 0 && pool.stats.pending === 0) return pool.stats;
+  return pool.stats;
+}
+
+describe("the wedge of issue 14: a deadline while the worker is being replaced", () => {
+  test("with the real worker: a job aborted before its replacement worker loaded is answered, and the slot is free again", async () => {
+    const pool = new ValidationPool(1);
+    pools.push(pool);
+    await pool.ready();
+    const first = new AbortController();
+    const a = job(pool, "<x/>", first.signal);
+    first.abort(); // the deadline: the worker is replaced and its successor starts loading
+    expect(await settlesWithin(a, 5_000)).toBe("settled");
+    const second = new AbortController();
+    const b = job(pool, "<x/>", second.signal);
+    second.abort(); // the deadline again, before the successor has loaded
+    expect(await settlesWithin(b, 5_000)).toBe("settled");
+    expect(pool.stats.busy).toBe(0);
+    const outcome = (await pool.validate({ bytes: bytes("<x/>") }, never)) as { kind: string };
+    expect(outcome.kind).toBeString();
+  }, 60_000);
+
+  test("with a slow-loading worker, through admission: two such leaks no longer starve every later job", async () => {
+    const pool = scriptedPool(2, () => "slow:300");
+    const admission = new Admission({ concurrency: 2, maxQueue: 16 });
+    await pool.ready();
+    const run = (command: string, deadlineMs: number) => admission.run((signal) => job(pool, command, signal), Date.now() + deadlineMs);
+    // Two jobs run into their deadline; their workers are replaced and load for 300 ms. Two more
+    // jobs take the slots meanwhile and reach their deadline before the new workers listen.
+    await Promise.all([failure(run("spin", 50)), failure(run("spin", 50))]);
+    await Promise.all([failure(run("ok", 50)), failure(run("ok", 50))]);
+    await Bun.sleep(100);
+    expect(admission.stats).toMatchObject({ running: 0, queued: 0 });
+    expect(pool.stats.busy).toBe(0);
+    const later = await Promise.all(Array.from({ length: 5 }, () => run("ok", 5_000)));
+    expect(later).toEqual(Array.from({ length: 5 }, () => ({ done: "ok" })));
+  }, 20_000);
+});
+
+describe("every path settles the job and frees the slot", () => {
+  test("success, and a refusal rebuilt as the GenerateError it was, with status, code, message and details", async () => {
+    const pool = scriptedPool(1);
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
+    const refused = await failure(pool.parse(bytes("refuse"), "auto", never));
+    expect(refused).toBeInstanceOf(GenerateError);
+    expect(refused).toMatchObject({ status: 400, code: "PARSE_FAILED", message: "the document cannot be read: scripted", details: { format: "ubl" } });
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
+  });
+
+  test("a fault in the job is EngineUnavailable with compute spent; the worker stays", async () => {
+    const pool = scriptedPool(1);
+    const error = await failure(job(pool, "fault"));
+    expect(error).toBeInstanceOf(EngineUnavailable);
+    expect(error).toMatchObject({ computed: true, message: expect.stringContaining("scripted fault") });
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
+  });
+
+  for (const command of ["exit", "crash", "exit-in:50"]) {
+    test(`a worker that dies during the job (${command}) fails it, and a new worker takes the slot`, async () => {
+      const pool = scriptedPool(1);
+      const error = await failure(job(pool, command));
+      expect(error).toBeInstanceOf(EngineUnavailable);
+      expect(error).toMatchObject({ computed: true, message: expect.stringContaining("the engine worker stopped") });
+      expect(pool.stats.busy).toBe(0);
+      expect(await job(pool, "ok")).toEqual({ done: "ok" });
+    });
+  }
+
+  test("a deadline during a job that never yields stops the worker at once; its replacement's warm-up holds no slot", async () => {
+    const pool = scriptedPool(1, () => "slow:200");
+    const deadline = new AbortController();
+    const spinning = job(pool, "spin", deadline.signal);
+    await Bun.sleep(250);
+    deadline.abort();
+    const error = await failure(spinning);
+    expect(error).toMatchObject({ computed: true, message: expect.stringContaining("deadline") });
+    expect(pool.stats.busy).toBe(0);
+    expect(pool.stats.pending).toBe(1); // the replacement's warm-up, waiting for it to load
+    expect(await drained(pool)).toMatchObject({ busy: 0, pending: 0 });
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
+  });
+
+  test("a job whose deadline has already passed is refused without taking a worker", async () => {
+    const pool = scriptedPool(1);
+    const late = new AbortController();
+    late.abort();
+    expect(await failure(job(pool, "ok", late.signal))).toBeInstanceOf(EngineUnavailable);
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
+  });
+
+  for (const load of ["throw", "exit", "hang"]) {
+    test(`a worker that cannot load (${load}) fails its waiting job; the slot refuses at once for a while, then starts a new worker`, async () => {
+      let next = load;
+      const pool = scriptedPool(1, () => next, { loadTimeoutMs: 300, restartDelayMs: 300 });
+      const error = await failure(job(pool, "ok"));
+      expect(error).toBeInstanceOf(EngineUnavailable);
+      expect(error).toMatchObject({ computed: false, message: expect.stringContaining("cannot start") });
+      expect(await failure(pool.ready())).toBe(error as Error);
+      expect(await failure(job(pool, "ok"))).toBe(error as Error);
+      expect(pool.stats).toMatchObject({ busy: 0, failed: 1 });
+      next = "ok";
+      await Bun.sleep(300);
+      expect(await job(pool, "ok")).toEqual({ done: "ok" });
+      expect(pool.stats.failed).toBe(0);
+    });
+  }
+
+  test("close fails running and waiting jobs and refuses new ones", async () => {
+    const pool = scriptedPool(1, () => "slow:200");
+    const waiting = job(pool, "ok");
+    pool.close();
+    expect(await failure(waiting)).toMatchObject({ message: expect.stringContaining("shutting down") });
+    expect(await failure(job(pool, "ok"))).toMatchObject({ message: expect.stringContaining("shutting down") });
+  });
+});
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed exactly. */
+function seeded(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("chaos: workers killed, timed out and replaced at random points", () => {
+  test("after 120 random jobs the pool and admission are whole and a fresh job succeeds", async () => {
+    const random = seeded(14);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+    const LOADS = ["ok", "ok", "ok", "slow:40", "slow:150", "throw", "exit", "hang"] as const;
+    const COMMANDS = ["ok", "ok", "sleep:30", "sleep:120", "spin", "hang", "fault", "refuse", "exit", "crash", "exit-in:20"] as const;
+    let loads = () => pick(LOADS);
+    const pool = scriptedPool(3, () => loads(), { loadTimeoutMs: 250, restartDelayMs: 50 });
+    const admission = new Admission({ concurrency: 3, maxQueue: 12, releaseGraceMs: 200 });
+    const answers: Promise<number>[] = [];
+    for (let i = 0; i < 120; i++) {
+      const deadlineMs = 40 + Math.floor(random() * 300);
+      const command = pick(COMMANDS);
+      const kind = random() < 0.3 ? "parse" : "validate";
+      const started = Date.now();
+      const work = (signal: AbortSignal) => (kind === "parse" ? pool.parse(bytes(command), "auto", signal) : job(pool, command, signal));
+      answers.push(admission.run(work, started + deadlineMs).then(() => Date.now() - started - deadlineMs, () => Date.now() - started - deadlineMs));
+      await Bun.sleep(Math.floor(random() * 25));
+    }
+    // Every caller is answered by its deadline (a little timer slack aside).
+    expect(Math.max(...(await Promise.all(answers)))).toBeLessThan(1_000);
+    loads = () => "ok";
+    await Bun.sleep(300); // the grace, load timeout and restart delay have all passed
+    expect(admission.stats).toMatchObject({ running: 0, queued: 0 });
+    expect(await drained(pool)).toMatchObject({ busy: 0, pending: 0 });
+    const fresh = await Promise.all(Array.from({ length: 3 }, () => admission.run((signal) => job(pool, "ok", signal), Date.now() + 5_000)));
+    expect(fresh).toEqual(Array.from({ length: 3 }, () => ({ done: "ok" })));
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0, failed: 0 });
+  }, 60_000);
+});
