@@ -10,8 +10,13 @@ const date = (description: string) => Type.String({ format: "date", description:
 const text = (max: number, description: string, min = 0) => Type.String({ ...(min ? { minLength: min } : {}), maxLength: max, description });
 const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+/**
+ * Numbers stay within I-JSON's exact range (RFC 7493: beyond 2^53 - 1 a JSON number is not read
+ * the same everywhere), so what the caller sent is what the document says.
+ */
+const EXACT = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 /** Amounts are JSON numbers; the service computes with them as exact decimals (never binary floats). */
-const amount = (description: string) => Type.Number({ description });
+const amount = (description: string) => Type.Number({ ...EXACT, description: `${description}; at most 2^53 - 1 in magnitude` });
 
 export const Address = closed(
   {
@@ -66,9 +71,9 @@ export interface InvoiceLineShape {
 
 const lineFields = {
   description: text(1000, "BT-153 item name", 1),
-  quantity: Type.Number({ exclusiveMinimum: 0, description: "BT-129 invoiced quantity" }),
+  quantity: Type.Number({ exclusiveMinimum: 0, maximum: EXACT.maximum, description: "BT-129 invoiced quantity; at most 2^53 - 1" }),
   unitCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-130 UN/ECE Rec 20 unit code, e.g. C62, HUR" }),
-  unitPrice: Type.Number({ minimum: 0, description: "BT-146 item net price" }),
+  unitPrice: Type.Number({ minimum: 0, maximum: EXACT.maximum, description: "BT-146 item net price; at most 2^53 - 1" }),
   lineTotal: amount("BT-131 line net amount"),
   vatRate: Type.Number({ minimum: 0, maximum: 100, description: "BT-152 VAT rate in percent" }),
   vatCategoryCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-151 VAT category code (UNCL 5305: S, Z, E, AE, K, G, O, L, M)" }),

@@ -113,10 +113,31 @@ describe("schema-valid extremes never answer 5xx", () => {
     expect((await generate(JSON.stringify(body({ issueDate: "2024-02-29" })))).status).toBe(200);
   });
 
-  test("huge quantities, 40-digit amounts, tiny prices and the longest strings are written, not a 500", async () => {
+  test("quantities, prices and amounts past 2^53 - 1 are a 400 naming the field, the largest double included", async () => {
+    const r = await refusal(
+      await generate(
+        JSON.stringify(
+          body({
+            lines: [{ ...line, quantity: 1e300, unitPrice: 2 ** 53, lineTotal: -1.7976931348623157e308 }],
+            totalNetAmount: 1234567890123456789012345678901234567890,
+            totalGrossAmount: 1.7976931348623157e308,
+          }),
+        ),
+      ),
+    );
+    expect([r.status, r.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(r.fields.map((f) => f.path).sort()).toEqual([
+      "/invoice/lines/0/lineTotal",
+      "/invoice/lines/0/quantity",
+      "/invoice/lines/0/unitPrice",
+      "/invoice/totalGrossAmount",
+      "/invoice/totalNetAmount",
+    ]);
+  });
+
+  test("the largest exact amounts, tiny prices and the longest strings are written, not a 500", async () => {
     const extremes = [
-      body({ lines: [{ ...line, quantity: 1e300 }] }),
-      body({ totalNetAmount: 1234567890123456789012345678901234567890, totalGrossAmount: 1e39 }),
+      body({ lines: [{ ...line, quantity: Number.MAX_SAFE_INTEGER, unitPrice: Number.MAX_SAFE_INTEGER, lineTotal: -Number.MAX_SAFE_INTEGER }] }),
       body({ lines: [{ ...line, unitPrice: 1e-300, quantity: 5e-324 }] }),
       body({ note: "\u{1F600}".repeat(2500), lines: [{ ...line, description: "x".repeat(1000) }] }),
     ];
