@@ -44,11 +44,13 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
     throw failed(why, { format });
   }
   if (detection.note) throw failed(detection.note, { format });
-  let model: Invoice;
+  let invoice: InvoiceInput;
   try {
-    model = READERS[format](xml);
+    // A value the JSON invoice cannot take (a quantity that is not a number) is the document's
+    // fault as much as malformed XML is, so reading the values is inside the refusal too.
+    invoice = fromModel(READERS[format](xml));
   } catch (error) {
     throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
   }
-  return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice: fromModel(model) };
+  return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice };
 }

@@ -1,0 +1,21 @@
+// A document whose values the JSON invoice cannot take is refused like malformed XML: 400
+// PARSE_FAILED naming the value, never a RangeError answered as a 500.
+
+import { expect, test } from "bun:test";
+import { generateXml } from "../../src/generate/generate.ts";
+import { parseDocument } from "../../src/generate/parse.ts";
+import { GenerateError } from "../../src/generate/errors.ts";
+import { LOCALES, SCENARIOS } from "./fixtures.ts";
+
+const invoice = SCENARIOS[0].build(LOCALES.de);
+const QUANTITY = { ubl: /(<cbc:InvoicedQuantity[^>]*>)[^<]*/, cii: /(<ram:BilledQuantity[^>]*>)[^<]*/ };
+
+for (const syntax of ["ubl", "cii"] as const) {
+  test(`${syntax}: a quantity that is not a number is 400 PARSE_FAILED naming it`, async () => {
+    const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax, invoice }, { livemode: true }).bytes);
+    const refusal = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY[syntax], "$1twelve"))).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(GenerateError);
+    expect(refusal).toMatchObject({ status: 400, code: "PARSE_FAILED", details: { format: syntax } });
+    expect((refusal as Error).message).toContain('"twelve"');
+  });
+}
