@@ -111,7 +111,8 @@ const DECLARED = new Map<string, { name: string; decode: Decode }>();
 function accept(decode: Decode, name: string, ...aliases: string[]): void {
   for (const label of [name, ...aliases]) DECLARED.set(label.toLowerCase(), { name, decode });
 }
-accept(whatwg("utf-8"), "UTF-8", "UTF8");
+const utf8 = whatwg("utf-8");
+accept(utf8, "UTF-8", "UTF8");
 accept(ascii, "US-ASCII", "ASCII");
 for (const part of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16]) {
   const latin = part === 1 ? ["LATIN1", "ISO-LATIN-1", "L1", "CP819", "IBM819"] : part === 15 ? ["LATIN-9", "LATIN9"] : [];
@@ -130,7 +131,7 @@ const ACCEPTED_NAMES = "UTF-8, UTF-16, US-ASCII, ISO-8859-1 to -16, windows-1250
 const WIDE = /^(?:utf-?16(?:le|be)?|ucs-?2|iso-10646-ucs-2|ucs-?4|iso-10646-ucs-4|utf-?32(?:le|be)?)$/i;
 
 const BY_BYTES: Record<"UTF-8" | "UTF-16LE" | "UTF-16BE", Decode> = {
-  "UTF-8": DECLARED.get("utf-8")!.decode,
+  "UTF-8": utf8,
   "UTF-16LE": whatwg("utf-16le"),
   "UTF-16BE": whatwg("utf-16be"),
 };
@@ -146,39 +147,37 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
 
 const lineOf = (bytes: Uint8Array, offset: number) => bytes.subarray(0, offset).reduce((lines, b) => (b === 0x0a ? lines + 1 : lines), 1);
 
+/** How a document is to be decoded: by its bytes where they decide, else by its declaration. */
+function decoderOf(bytes: Uint8Array, sniffed: Sniffed): { name: string; decode: Decode; declared?: string } {
+  switch (sniffed.encoding) {
+    case "EBCDIC":
+      throw new XmlRefused("XML_MALFORMED", "the document is in EBCDIC, which is not accepted; send it in UTF-8");
+    case "UCS-4":
+      throw new XmlRefused("XML_MALFORMED", "the document is in UCS-4 (32-bit characters), which is not accepted; send it in UTF-8 or UTF-16");
+    case undefined:
+      break;
+    default:
+      return { name: sniffed.encoding, decode: BY_BYTES[sniffed.encoding] };
+  }
+  const declared = declaredEncoding(bytes);
+  if (declared === undefined) return { name: "UTF-8", decode: BY_BYTES["UTF-8"] };
+  const known = DECLARED.get(declared.toLowerCase());
+  if (known) return { ...known, declared };
+  if (WIDE.test(declared)) {
+    throw new XmlRefused("XML_MALFORMED", `the XML declaration names encoding "${declared}", but the document is not in it: a UTF-16 document starts with a byte-order mark or with "<?" in UTF-16`);
+  }
+  throw new XmlRefused("XML_MALFORMED", `the XML declaration names encoding "${declared}", which is not accepted; use ${ACCEPTED_NAMES} (UTF-8 is best)`);
+}
+
 /**
  * The text of an XML document. Throws `XmlRefused` (XML_MALFORMED) for an encoding that is not
  * accepted, a declaration the bytes contradict, and any invalid byte sequence.
  */
 export function decodeXml(bytes: Uint8Array): string {
   const sniffed = sniffEncoding(bytes);
-  let name: string;
-  let decode: Decode;
-  let declared: string | undefined;
-  switch (sniffed.encoding) {
-    case "EBCDIC":
-      throw new XmlRefused("XML_MALFORMED", "the document is in EBCDIC, which is not accepted; send it in UTF-8");
-    case "UCS-4":
-      throw new XmlRefused("XML_MALFORMED", "the document is in UCS-4 (32-bit characters), which is not accepted; send it in UTF-8 or UTF-16");
-    case undefined: {
-      declared = declaredEncoding(bytes);
-      const known = declared === undefined ? DECLARED.get("utf-8")! : DECLARED.get(declared.toLowerCase());
-      if (!known) {
-        if (WIDE.test(declared!)) {
-          throw new XmlRefused("XML_MALFORMED", `the XML declaration names encoding "${declared}", but the document is not in it: a UTF-16 document starts with a byte-order mark or with "<?" in UTF-16`);
-        }
-        throw new XmlRefused("XML_MALFORMED", `the XML declaration names encoding "${declared}", which is not accepted; use ${ACCEPTED_NAMES} (UTF-8 is best)`);
-      }
-      ({ name, decode } = known);
-      break;
-    }
-    default:
-      name = sniffed.encoding;
-      decode = BY_BYTES[sniffed.encoding];
-  }
-  const body = bytes.subarray(sniffed.bom);
+  const { name, decode, declared } = decoderOf(bytes, sniffed);
   try {
-    return decode(body);
+    return decode(bytes.subarray(sniffed.bom));
   } catch (error) {
     if (!(error instanceof InvalidBytes)) throw error;
     const offset = error.offset === undefined ? undefined : error.offset + sniffed.bom;
