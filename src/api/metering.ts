@@ -34,9 +34,25 @@ export async function metered<T>(ctx: RequestContext, work: (signal: AbortSignal
     // Test keys meter against the sandbox and carry no refund header (spec, Errors).
     if (caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
     if (error instanceof EngineUnavailable) {
-      const unit = refunded ? "your quota unit was returned" : "the hourly refund cap is reached, so the unit was not returned";
-      throw new ApiError(503, "ENGINE_UNAVAILABLE", `${error.message}; ${unit}`, undefined, { "retry-after": String(error.retryAfterSeconds) });
+      throw unavailable(error, refunded ? "your quota unit was returned" : "the hourly refund cap is reached, so the unit was not returned");
     }
     throw error;
   }
+}
+
+/**
+ * Engine work that costs no unit (a free step before the metered one, like writing generate's XML):
+ * the same queue and deadline as metered work, and the same 503 when the engine cannot take it.
+ */
+export async function unmetered<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.deps.admission.run(work, ctx.deadlineAt);
+  } catch (error) {
+    if (error instanceof EngineUnavailable) throw unavailable(error, "no quota unit was spent");
+    throw error;
+  }
+}
+
+function unavailable(error: EngineUnavailable, unit: string): ApiError {
+  return new ApiError(503, "ENGINE_UNAVAILABLE", `${error.message}; ${unit}`, undefined, { "retry-after": String(error.retryAfterSeconds) });
 }

@@ -4,6 +4,7 @@ import type { WorkerRequest } from "./worker-protocol";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { Parsed } from "../generate/parse";
+import type { StoredTemplate, UsableTemplate } from "../templates/store";
 import { EngineWorker } from "./engine-worker";
 import { PIPELINES } from "./pipelines";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
@@ -102,6 +103,11 @@ export class ValidationPool {
    */
   async generate(request: GenerateInput, livemode: boolean, pdf: { hasTemplate: boolean } | undefined, signal: AbortSignal): Promise<{ generated: GeneratedXml; pdfKind?: PdfKind }> {
     return (await this.run({ id: this.nextId++, kind: "generate", request, livemode, pdf }, signal)) as { generated: GeneratedXml; pdfKind?: PdfKind };
+  }
+
+  /** Whether a stored PDF template can still be drawn (its logo decodes), and its definition. */
+  async checkTemplate(stored: StoredTemplate, signal: AbortSignal): Promise<UsableTemplate> {
+    return (await this.run({ id: this.nextId++, kind: "template", stored }, signal)) as UsableTemplate;
   }
 
   async renderPdf(generated: GeneratedXml, pdfKind: PdfKind, request: PdfRequest, signal: AbortSignal): Promise<Uint8Array> {

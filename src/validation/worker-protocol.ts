@@ -3,12 +3,14 @@ import { GenerateError } from "../generate/errors";
 import type { ValidateRequest } from "./validate";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
+import type { StoredTemplate } from "../templates/store";
 
 /** What the pool asks of an engine worker: one job per message, answered by one reply with its id. */
 export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
   | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | "cii" | "ubl" }
   | { id: number; kind: "generate"; request: GenerateInput; livemode: boolean; pdf?: { hasTemplate: boolean } }
+  | { id: number; kind: "template"; stored: StoredTemplate }
   | { id: number; kind: "pdf"; generated: GeneratedXml; pdfKind: PdfKind; request: PdfRequest }
   | { id: number; kind: "warm"; entries: string[] };
 

@@ -42,6 +42,11 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       const pdfKind = message.pdf ? (await import("../generate/pdf-output")).checkPdfRequest(message.request.standard, message.pdf.hasTemplate) : undefined;
       return { generated: generateXml(message.request, { livemode: message.livemode }), pdfKind };
     }
+    case "template": {
+      // A stored logo is decoded to be checked: caller bytes, so here and not on the HTTP thread.
+      const { usableDefinition } = await import("../templates/store");
+      return usableDefinition(message.stored);
+    }
     case "pdf": {
       // pdf-lib and the fonts load only in workers that draw a PDF.
       const { renderPdfOutput } = await import("../generate/pdf-output");

@@ -5,6 +5,7 @@
 //   ok | sleep:<ms> | spin (a CPU loop that never returns) | hang (never answers) | fault (throws)
 //   | refuse (a GenerateError) | exit (process.exit) | crash (an uncaught error after the reply is due)
 //   | exit-in:<ms> (dies that long into the job, without answering)
+// A generate job takes its command from the invoice note; every other job just succeeds.
 import { GenerateError } from "../../src/generate/errors";
 import { failureReply, type WorkerReply, type WorkerRequest } from "../../src/validation/worker-protocol";
 
@@ -17,6 +18,7 @@ if (load === "exit") process.exit(9);
 function commandOf(message: WorkerRequest): string {
   if (message.kind === "validate") return new TextDecoder().decode(message.request.bytes);
   if (message.kind === "parse") return new TextDecoder().decode(message.bytes);
+  if (message.kind === "generate") return message.request.invoice.note ?? "ok";
   return "ok";
 }
 

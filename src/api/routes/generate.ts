@@ -1,17 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
-import { metered } from "../metering";
+import { metered, unmetered } from "../metering";
 import { ApiError } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { carryDomainErrors } from "../domain-errors";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
-import { generateXml, type GeneratedXml } from "../../generate/generate";
+import type { GeneratedXml } from "../../generate/generate";
+import type { PdfKind } from "../../generate/pdf-output";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
-import { checkPdfRequest, type PdfKind } from "../../generate/pdf-output";
-import { findTemplate, usableDefinition } from "../../templates/store";
+import { findTemplate, type StoredTemplate } from "../../templates/store";
 import type { TemplateDefinitionInput } from "../../templates/definition";
 import type { RequestContext } from "../route";
 
@@ -25,21 +25,37 @@ function versionBlock(result: ValidationResult, generated: GeneratedXml): string
   return Object.keys(block).length ? JSON.stringify(block) : undefined;
 }
 
-/** With `verify: false` nothing judged the output: the result says so and carries no seal. */
-/** Which PDF, from which template: a stored template (by ref, in the caller's organization) wins over `template`. */
-async function pdfChoice(ctx: RequestContext, body: GenerateRequestInput): Promise<{ kind: PdfKind; template?: "standard"; design?: TemplateDefinitionInput }> {
+function storedTemplate(ctx: RequestContext, ref: string): StoredTemplate {
+  const stored = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, ref);
+  if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${ref}' in this organization`);
+  return stored;
+}
+
+interface Prepared {
+  generated: GeneratedXml;
+  pdf?: { kind: PdfKind; template?: "standard"; design?: TemplateDefinitionInput };
+}
+
+/**
+ * The free steps, in the order their refusals are answered: the stored template (its logo is
+ * decoded again), the PDF kind, the XML. All read the caller's input, so they run in a worker.
+ */
+async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: StoredTemplate | undefined, signal: AbortSignal): Promise<Prepared> {
+  const engine = ctx.deps.validation();
   let design: TemplateDefinitionInput | undefined;
-  if (body.pdfTemplateId) {
-    const stored = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, body.pdfTemplateId);
-    if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${body.pdfTemplateId}' in this organization`);
-    const usable = usableDefinition(stored);
+  if (stored) {
+    const usable = await engine.checkTemplate(stored, signal);
     if (!usable.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${usable.problems.join("; ")}`, { problems: usable.problems });
     design = usable.definition;
   }
+  // A stored template wins over `template`.
   const template = design || body.template ? "standard" : undefined;
-  return { kind: await carryDomainErrors(() => checkPdfRequest(body.standard, template !== undefined)), template, design };
+  const wanted = body.output === "pdf" ? { hasTemplate: template !== undefined } : undefined;
+  const { generated, pdfKind } = await carryDomainErrors(() => engine.generate(body, ctx.caller!.livemode, wanted, signal));
+  return { generated, ...(pdfKind && { pdf: { kind: pdfKind, template, design } }) };
 }
 
+/** With `verify: false` nothing judged the output: the result says so and carries no seal. */
 function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
   return { valid: false, verified: false, format: generated.syntax, profileDetected: generated.pipelineProfile, sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
 }
@@ -77,8 +93,9 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
   },
   async handle(ctx, { body }) {
     const livemode = ctx.caller!.livemode;
-    const pdf = body.output === "pdf" ? await pdfChoice(ctx, body) : undefined;
-    const generated = await carryDomainErrors(() => generateXml(body, { livemode }));
+    const stored = body.output === "pdf" && body.pdfTemplateId ? storedTemplate(ctx, body.pdfTemplateId) : undefined;
+    // Under the deadline like the metered step, but it costs no unit: refusing the request is free.
+    const { generated, pdf } = await unmetered(ctx, (signal) => prepare(ctx, body, stored, signal));
     const { output, result } = await metered(ctx, async (signal) => {
       // Drawing a long invoice takes a while: it happens in an engine worker, not on the HTTP thread.
       const file = pdf ? await ctx.deps.validation().renderPdf(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now: ctx.deps.clock() }, signal) : generated.bytes;

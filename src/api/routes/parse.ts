@@ -4,7 +4,6 @@ import { metered } from "../metering";
 import { badRequest } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { carryDomainErrors } from "../domain-errors";
-import { parseDocument } from "../../generate/parse";
 import { Invoice } from "../../invoice/schema";
 
 const ParseQuery = Type.Object(
@@ -39,7 +38,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | "cii" | "u
   },
   async handle(ctx, { body, query }) {
     if (body.bytes.byteLength === 0) throw badRequest("the request body is empty; send the invoice XML or hybrid PDF as the raw body");
-    const parsed = await metered(ctx, () => carryDomainErrors(() => parseDocument(body.bytes, { hint: query.format })));
+    const parsed = await metered(ctx, (signal) => carryDomainErrors(() => ctx.deps.validation().parse(body.bytes, query.format, signal)));
     ctx.headers.set("x-syntax", parsed.format);
     if (parsed.profileDetected) ctx.headers.set("x-profile-detected", parsed.profileDetected);
     return parsed;

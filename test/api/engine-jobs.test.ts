@@ -1,0 +1,104 @@
+// Parse and generate's free steps run in engine workers; what the caller sees and pays stays as it
+// was: a refusal of the caller's document or request comes back with its status, code, message and
+// details (parse keeps the unit, generate's free step never spent one), and an engine failure is a
+// 503 (parse refunds its unit; generate's free step had none to refund).
+import { afterAll, describe, expect, test } from "bun:test";
+import { envelope, startHarness, startValidatingHarness } from "../support/harness";
+import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { quotaStatus } from "../../src/accounts/quota";
+import { ValidationPool } from "../../src/validation/pool";
+
+const invoice = SCENARIOS[0].build(LOCALES.de);
+
+describe("with scripted workers", () => {
+  const h = startHarness({ config: { requestDeadlineMs: 500 } });
+  const pool = new ValidationPool(1, { warm: [], createWorker: () => new Worker(new URL("../validation/scripted-worker.ts", import.meta.url).href) });
+  h.deps.validation = () => pool;
+  afterAll(() => {
+    pool.close();
+    h.close();
+  });
+  const org = h.org("scripted", "scale");
+  const key = h.key(org, "live");
+  const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+  const parse = (command: string) => h.post("/v1/parse", command, { authorization: `Bearer ${key}`, "content-type": "application/xml" });
+  const generate = (note: string) =>
+    h.post("/v1/generate", JSON.stringify({ standard: "xrechnung", output: "xml", invoice: { ...invoice, note } }), { authorization: `Bearer ${key}`, "content-type": "application/json" });
+
+  test("parse: the worker's refusal is the caller's 400 PARSE_FAILED, as raised, and keeps the unit", async () => {
+    const before = used();
+    const res = await parse("refuse");
+    expect(res.status).toBe(400);
+    expect((await envelope(res)).error).toMatchObject({ code: "PARSE_FAILED", message: "the document cannot be read: scripted", details: { format: "ubl" } });
+    expect(res.headers.get("x-service-quota-refunded")).toBeNull();
+    expect(used()).toBe(before + 1);
+  });
+
+  for (const command of ["exit", "fault", "spin"]) {
+    test(`parse: a worker that fails (${command}) is 503 ENGINE_UNAVAILABLE and the unit comes back`, async () => {
+      const before = used();
+      const res = await parse(command);
+      expect(res.status).toBe(503);
+      expect((await envelope(res)).error.code).toBe("ENGINE_UNAVAILABLE");
+      expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+      expect(res.headers.get("x-service-quota-refunded")).toBe("true");
+      expect(used()).toBe(before);
+    });
+  }
+
+  for (const note of ["exit", "spin"]) {
+    test(`generate: a worker that fails (${note}) while writing the XML is 503 and spent nothing`, async () => {
+      const before = used();
+      const res = await generate(note);
+      expect(res.status).toBe(503);
+      const { error } = await envelope(res);
+      expect(error.code).toBe("ENGINE_UNAVAILABLE");
+      expect(error.message).toContain("no quota unit was spent");
+      expect(res.headers.get("x-service-quota-refunded")).toBeNull();
+      expect(used()).toBe(before);
+    });
+  }
+
+  test("after all that, the engine is whole", async () => {
+    expect(h.deps.admission.stats).toMatchObject({ running: 0, queued: 0 });
+    expect((await parse("ok")).status).toBe(200);
+  });
+});
+
+describe("with the real workers", () => {
+  const h = startValidatingHarness();
+  const org = h.org("refused", "scale");
+  const key = h.key(org, "live");
+  const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+  const generate = (body: object) => h.post("/v1/generate", JSON.stringify({ invoice, ...body }), { authorization: `Bearer ${key}`, "content-type": "application/json" });
+
+  test("generate's refusals from the worker keep their status, code and details and cost nothing", async () => {
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const { data } = await envelope(await h.post("/v1/pdf-templates", JSON.stringify({ name: "Brand", definition: { accentColor: "#1F4E79" } }), headers));
+    h.store.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
+    const before = used();
+    const refusals = [
+      { body: { standard: "xrechnung", profile: "peppol", output: "xml" }, status: 422, code: "PROFILE_STANDARD_MISMATCH" },
+      { body: { standard: "xrechnung", output: "pdf" }, status: 400, code: "VALIDATION_ERROR" },
+      { body: { standard: "zugferd", output: "pdf", pdfTemplateId: data.ref }, status: 422, code: "PDF_TEMPLATE_INVALID" },
+    ];
+    for (const { body, status, code } of refusals) {
+      const res = await generate(body);
+      expect(res.status).toBe(status);
+      const { error } = await envelope(res);
+      expect(error.code).toBe(code);
+      expect(error.details).toBeDefined();
+      expect(res.headers.get("x-service-quota-refunded")).toBeNull();
+    }
+    expect(used()).toBe(before);
+  }, 60_000);
+
+  test("parse's refusal carries the format it found", async () => {
+    const fattura = `<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"/>`;
+    const before = used();
+    const res = await h.post("/v1/parse", fattura, { authorization: `Bearer ${key}`, "content-type": "application/xml" });
+    expect(res.status).toBe(400);
+    expect((await envelope(res)).error).toMatchObject({ code: "PARSE_FAILED", message: expect.stringContaining("FatturaPA"), details: { format: "fatturapa" } });
+    expect(used()).toBe(before + 1);
+  }, 60_000);
+});

@@ -1,0 +1,39 @@
+// Run by http-thread.test.ts in its own process: serves one real request on every route that takes a
+// body (each kind of body it takes), then prints which routes were served, with what status, and
+// every module the HTTP thread has loaded. Workers load modules of their own, not counted here.
+import { openStore } from "../../src/db/connection";
+import { createDeps } from "../../src/api/deps";
+import { API_ROUTES, createApp } from "../../src/api/app";
+import { createOrg } from "../../src/accounts/orgs";
+import { createKey } from "../../src/accounts/keys";
+import { LOCALES, SCENARIOS } from "../generate/fixtures";
+
+const store = openStore(":memory:");
+const clock = () => new Date();
+const deps = createDeps(store, clock, { engineConcurrency: 1 });
+const app = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
+const base = `http://127.0.0.1:${app.server!.port}`;
+const key = createKey(store.db, clock, createOrg(store.db, clock, { name: "probe", plan: "scale", billingDay: 1 }), "live").key;
+
+const served: Record<string, number[]> = {};
+async function post(path: string, body: BodyInit, contentType: string): Promise<Response> {
+  const res = await fetch(base + path, { method: "POST", body, headers: { authorization: `Bearer ${key}`, "content-type": contentType } });
+  (served[`POST ${path}`] ??= []).push(res.status);
+  return res;
+}
+const json = (path: string, body: unknown) => post(path, JSON.stringify(body), "application/json");
+
+const invoice = SCENARIOS[0].build(LOCALES.de);
+const xml = new Uint8Array(await (await json("/v1/generate", { standard: "xrechnung", syntax: "ubl", output: "xml", invoice })).arrayBuffer());
+const template = (await (await json("/v1/pdf-templates", { name: "probe", definition: { accentColor: "#1F4E79" } })).json()) as { data: { ref: string } };
+const pdf = new Uint8Array(await (await json("/v1/generate", { standard: "facturx", profile: "en16931", output: "pdf", pdfTemplateId: template.data.ref, invoice })).arrayBuffer());
+for (const path of ["/v1/validate", "/v1/parse"]) {
+  await post(path, xml, "application/xml");
+  await post(path, pdf, "application/pdf");
+}
+
+const untried = API_ROUTES.filter((route) => route.body && !served[`${route.method} ${route.path}`]).map((route) => `${route.method} ${route.path}`);
+console.log(JSON.stringify({ served, untried, loaded: Object.keys(require.cache) }));
+deps.close();
+app.stop(true);
+store.close();
