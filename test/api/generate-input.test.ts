@@ -3,12 +3,16 @@
 // past the bound, impossible dates; and odd but valid values (huge quantities, 40-digit amounts,
 // the longest strings) go through. The check is the pipeline's, so it holds for every JSON route.
 
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../generate/fixtures";
 import { MAX_JSON_DEPTH } from "../../src/api/schema-check";
 
 const h = startHarness();
+afterAll(() => {
+  h.deps.close();
+  h.close();
+});
 const org = h.org("input", "scale");
 const live = h.key(org, "live");
 
