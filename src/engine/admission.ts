@@ -76,6 +76,9 @@ export class Admission {
   }
 
   private admit(deadlineAtMs: number): Promise<void> {
+    // A request that spent its whole deadline before reaching the engine (a body sent slowly) would
+    // be stopped the moment it started, and its worker with it: it does not start at all.
+    if (Date.now() >= deadlineAtMs) return Promise.reject(new EngineUnavailable("the request deadline passed before the request reached the engine", false, this.retryAfter()));
     if (this.running < this.options.concurrency) {
       this.running++;
       return Promise.resolve();

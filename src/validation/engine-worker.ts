@@ -41,7 +41,7 @@ export class EngineWorker {
     if (this.state === "stopped") return Promise.reject(new EngineUnavailable("the engine worker was stopped", false, 1));
     return new Promise((resolve, reject) => {
       this.jobs.set(message.id, { resolve, reject });
-      if (this.state === "listening") this.worker.postMessage(message);
+      if (this.state === "listening") this.post(message);
       else this.unsent.push(message);
     });
   }
@@ -64,7 +64,7 @@ export class EngineWorker {
       // Messages posted before the worker's module finished loading would be lost.
       this.state = "listening";
       clearTimeout(this.loadTimer);
-      for (const message of this.unsent) this.worker.postMessage(message);
+      for (const message of this.unsent) this.post(message);
       this.unsent = [];
       return;
     }
@@ -73,6 +73,17 @@ export class EngineWorker {
     this.jobs.delete(reply.id);
     if (reply.ok) job.resolve(reply.value);
     else job.reject(errorOf(reply));
+  }
+
+  /** A message that cannot be cloned fails its own job, not the worker's others. */
+  private post(message: WorkerRequest): void {
+    try {
+      this.worker.postMessage(message);
+    } catch (error) {
+      const job = this.jobs.get(message.id);
+      this.jobs.delete(message.id);
+      job?.reject(new EngineUnavailable(`the job could not be sent to the engine worker: ${(error as Error).message}`, false, 1));
+    }
   }
 
   private lost(why: string): void {

@@ -39,6 +39,15 @@ describe("admission slots", () => {
     expect(admission.stats).toMatchObject({ running: 0, queued: 0 });
   });
 
+  test("a request whose deadline has passed before admission is refused without starting its job", async () => {
+    const admission = new Admission({ concurrency: 1, maxQueue: 4 });
+    let started = false;
+    const late = await failure(admission.run(async () => (started = true), Date.now() - 1));
+    expect(late).toMatchObject({ computed: false, message: expect.stringContaining("deadline passed before") });
+    expect(started).toBe(false);
+    expect(admission.stats).toMatchObject({ running: 0, queued: 0 });
+  });
+
   test("a queued job that cannot start by its deadline leaves the queue", async () => {
     const admission = new Admission({ concurrency: 1, maxQueue: 4, releaseGraceMs: 100 });
     const holder = failure(admission.run(forever, Date.now() + 200));

@@ -20,7 +20,8 @@ afterEach(() => {
   for (const pool of pools.splice(0)) pool.close();
 });
 
-const job = (pool: ValidationPool, command: string, signal = never) => pool.validate({ bytes: bytes(command) }, signal);
+/** The scripted worker answers `{ done: command }` where the real one answers a verdict. */
+const job = (pool: ValidationPool, command: string, signal = never): Promise<unknown> => pool.validate({ bytes: bytes(command) }, signal);
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (error: Error) => error);
 const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => "settled", () => "settled"), Bun.sleep(ms).then(() => "stuck")]);
 
@@ -133,6 +134,17 @@ describe("every path settles the job and frees the slot", () => {
     });
   }
 
+  test("a job that cannot be sent (its request does not clone) fails alone, before and after the worker listens", async () => {
+    const pool = scriptedPool(1, () => "slow:100");
+    const unclonable = { bytes: bytes("ok"), hint: (() => {}) as never };
+    const warmed = pool.ready(); // queued with the job until the worker listens
+    expect(await failure(pool.validate(unclonable, never))).toMatchObject({ message: expect.stringContaining("could not be sent") });
+    await warmed;
+    expect(await failure(pool.validate(unclonable, never))).toMatchObject({ message: expect.stringContaining("could not be sent") });
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
+  });
+
   test("close fails running and waiting jobs and refuses new ones", async () => {
     const pool = scriptedPool(1, () => "slow:200");
     const waiting = job(pool, "ok");
@@ -167,7 +179,7 @@ describe("chaos: workers killed, timed out and replaced at random points", () =>
       const command = pick(COMMANDS);
       const kind = random() < 0.3 ? "parse" : "validate";
       const started = Date.now();
-      const work = (signal: AbortSignal) => (kind === "parse" ? pool.parse(bytes(command), "auto", signal) : job(pool, command, signal));
+      const work = (signal: AbortSignal): Promise<unknown> => (kind === "parse" ? pool.parse(bytes(command), "auto", signal) : job(pool, command, signal));
       answers.push(admission.run(work, started + deadlineMs).then(() => Date.now() - started - deadlineMs, () => Date.now() - started - deadlineMs));
       await Bun.sleep(Math.floor(random() * 25));
     }
