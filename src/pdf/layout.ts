@@ -60,11 +60,22 @@ export function wrap(text: string, style: Style, width: number): string[] {
   return lines;
 }
 
+/**
+ * The longest prefix (in UTF-16 units, never splitting a code point) that fits the width, at least
+ * one character. A prefix's width grows with its length, so a binary search finds it: a caller's
+ * unbroken word of thousands of characters must not cost a width measure per character per line.
+ */
 function fittingPrefix(word: string, style: Style, width: number): number {
   const chars = Array.from(word);
-  let n = chars.length - 1;
-  while (n > 1 && textWidth(chars.slice(0, n).join(""), style.font, style.size) > width) n--;
-  return chars.slice(0, Math.max(n, 1)).join("").length;
+  const fits = (n: number) => textWidth(chars.slice(0, n).join(""), style.font, style.size) <= width;
+  let lo = 1;
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return chars.slice(0, lo).join("").length;
 }
 
 export const leading = (style: Style) => style.size * 1.3;

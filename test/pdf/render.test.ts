@@ -67,4 +67,16 @@ describe("wrapping", async () => {
     expect(wrap("first\nsecond\tthird", style, 500)).toEqual(["first", "second third"]);
     expect(wrap("", style, 100)).toEqual([""]);
   });
+
+  test("an unbroken caller word of thousands of characters costs a few width measures per line, not one per character", async () => {
+    const own = await embedFonts(await PDFDocument.create());
+    let measures = 0;
+    const measure = own.regular.widthOfTextAtSize.bind(own.regular);
+    own.regular.widthOfTextAtSize = (text: string, size: number) => (measures++, measure(text, size));
+    const word = "Zahlungsreferenz".repeat(250);
+    const lines = wrap(word, { font: own.regular, size: 9 }, 60);
+    expect(lines.join("")).toBe(word);
+    for (const line of lines) expect(textWidth(line, own.regular, 9)).toBeLessThanOrEqual(60);
+    expect(measures).toBeLessThan(lines.length * 40);
+  });
 });
