@@ -20,7 +20,9 @@ type ApiPaymentMeans = NonNullable<ApiInvoice["paymentMeans"]>;
 /** The number as a plain decimal literal, without exponent ("1e-7" -> "0.0000001") or float noise. */
 export function decimalOf(n: number): Decimal {
   if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
-  const text = String(Number(n.toPrecision(15)));
+  // Near the largest double, reading 15 digits back rounds up to Infinity; the shortest form is exact there.
+  const shortest = Number(n.toPrecision(15));
+  const text = Number.isFinite(shortest) ? String(shortest) : String(n);
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;
   const [, sign, whole, fraction = "", exp] = m;
@@ -36,9 +38,14 @@ export function amountOf(n: number): Decimal {
   return decimal.toFixed(decimalOf(n), 2);
 }
 
-/** Back to a JSON number; the model's decimals have at most a few digits, well inside a double. */
+/**
+ * Back to a JSON number. A document's decimal may be longer than a double holds: past I-JSON's
+ * exact range it is refused (RangeError), never answered as a rounded or infinite number.
+ */
 export function numberOf(value: Decimal): number {
-  return Number(decimal.normalize(value));
+  const n = Number(decimal.normalize(value));
+  if (!Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${JSON.stringify(value)} is beyond the range a JSON number carries exactly (2^53 - 1)`);
+  return n;
 }
 
 // Default VAT exemption reasons (BT-120 text, BT-121 VATEX code) for the categories whose breakdown

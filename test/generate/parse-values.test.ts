@@ -6,6 +6,7 @@ import { generateXml } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
 import { GenerateError } from "../../src/generate/errors.ts";
 import { LOCALES, SCENARIOS } from "./fixtures.ts";
+import { decimalOf } from "../../src/invoice/to-model.ts";
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 const QUANTITY = { ubl: /(<cbc:InvoicedQuantity[^>]*>)[^<]*/, cii: /(<ram:BilledQuantity[^>]*>)[^<]*/ };
@@ -19,3 +20,18 @@ for (const syntax of ["ubl", "cii"] as const) {
     expect((refusal as Error).message).toContain('"twelve"');
   });
 }
+
+for (const syntax of ["ubl", "cii"] as const) {
+  test(`${syntax}: a quantity longer than a JSON number carries is 400 PARSE_FAILED, not null or a rounded number`, async () => {
+    const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax, invoice }, { livemode: true }).bytes);
+    const huge = "9".repeat(400);
+    const refusal = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY[syntax], `$1${huge}`))).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 400, code: "PARSE_FAILED" });
+    expect((refusal as Error).message).toContain("2^53 - 1");
+  });
+}
+
+test("decimalOf reads the largest doubles exactly instead of rounding them to Infinity", () => {
+  expect(decimalOf(Number.MAX_VALUE)).toBe(`17976931348623157${"0".repeat(292)}`);
+  expect(decimalOf(-Number.MAX_VALUE)).toStartWith("-17976931348623157");
+});
