@@ -1,21 +1,13 @@
 // Finds the invoice XML inside a hybrid PDF (Factur-X, ZUGFeRD, XRechnung-in-PDF) and gathers what
 // the hybrid checks need later: every attachment's name, relationship and MIME type, and the XMP
-// packet. Input is untrusted: every walk is bounded, decompression is capped, and failures come
-// back as results, never as exceptions.
+// packet. Input is untrusted: the file is read under a budget (budget.ts, untrusted.ts), every
+// stream is decoded under it, every walk is bounded, and failures come back as results, never as
+// exceptions.
 
-import {
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFRawStream,
-  PDFString,
-  decodePDFRawStream,
-  type PDFContext,
-  type PDFObject,
-} from "pdf-lib";
-import { Unzlib } from "fflate";
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
+import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
+import { decodeStream } from "./stream-decode.ts";
+import { readUntrustedPdf } from "./untrusted.ts";
 
 /** Accepted invoice file names, case-sensitive, in order of preference. */
 export const INVOICE_XML_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "ZUGFeRD-invoice.xml", "xrechnung.xml"] as const;
@@ -37,21 +29,20 @@ export interface PdfMetadata {
   attachments: PdfAttachment[];
   /** The catalog's XMP metadata packet as text, when present and readable. */
   xmp?: string;
+  /** Why the catalog's XMP metadata stream could not be read, when it could not. */
+  xmpProblem?: string;
 }
 
 export type PdfExtraction =
   | ({ ok: true; xml: Uint8Array; name: (typeof INVOICE_XML_NAMES)[number] } & PdfMetadata)
   | ({ ok: false; reason: "no-invoice-xml"; message: string } & PdfMetadata)
-  | { ok: false; reason: "unreadable-pdf"; message: string };
+  | { ok: false; reason: "unreadable-pdf" | "over-budget"; message: string };
 
-export interface ExtractOptions {
-  /** Give up on PDFs whose parsing takes longer than this. */
-  timeoutMs?: number;
-  /** Largest decoded size of the XML or XMP stream. */
-  maxDecodedBytes?: number;
-}
+/** Limits below the defaults of budget.ts (tests). */
+export type ExtractOptions = Partial<PdfLimits>;
 
-const DEFAULTS = { timeoutMs: 5_000, maxDecodedBytes: 16 * 1024 * 1024 };
+/** XMP packets are a few kilobytes; the checks parse this one into a DOM. */
+const MAX_XMP_BYTES = 1024 * 1024;
 // Name trees are shallow in practice; the cap and the visited set stop cycles and deep chains.
 const MAX_TREE_DEPTH = 32;
 const MAX_FILESPECS = 1_000;
@@ -59,34 +50,31 @@ const MAX_FILESPECS = 1_000;
 class ExtractionError extends Error {}
 
 export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions = {}): Promise<PdfExtraction> {
-  const { timeoutMs, maxDecodedBytes } = { ...DEFAULTS, ...options };
   if (!startsWithPdfHeader(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
-  let doc: PDFDocument;
+  const budget = new PdfBudget(options);
+  let context: PDFContext;
   try {
-    doc = await withTimeout(
-      PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }),
-      timeoutMs,
-    );
+    context = await readUntrustedPdf(pdf, budget);
   } catch (error) {
+    if (error instanceof PdfOverBudget) return overBudget(error);
     return unreadable(`PDF could not be parsed (truncated or corrupt?): ${messageOf(error)}`);
   }
-  if (doc.isEncrypted) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
+  if (context.lookup(context.trailerInfo.Encrypt)) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
   // pdf-lib recovers what it can; a file cut short often leaves no catalog at all.
-  if (!(doc.context.lookup(doc.context.trailerInfo.Root) instanceof PDFDict)) {
-    return unreadable("PDF has no readable document catalog (truncated or corrupt)");
-  }
+  const catalog = context.lookup(context.trailerInfo.Root);
+  if (!(catalog instanceof PDFDict)) return unreadable("PDF has no readable document catalog (truncated or corrupt)");
   try {
-    return readInvoice(doc, maxDecodedBytes);
+    return readInvoice(context, catalog, budget);
   } catch (error) {
+    if (error instanceof PdfOverBudget) return overBudget(error);
     return unreadable(`PDF structure could not be read: ${messageOf(error)}`);
   }
 }
 
-function readInvoice(doc: PDFDocument, maxDecodedBytes: number): PdfExtraction {
-  const specs = collectFileSpecs(doc);
+function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): PdfExtraction {
+  const specs = collectFileSpecs(context, catalog);
   const attachments = specs.map(describe);
-  const xmp = readXmp(doc, maxDecodedBytes);
-  const metadata: PdfMetadata = { attachments, ...(xmp !== undefined ? { xmp } : {}) };
+  const metadata: PdfMetadata = { attachments, ...readXmp(context, catalog, budget) };
 
   for (const name of INVOICE_XML_NAMES) {
     const spec = specs.find((s) => s.names.includes(name));
@@ -94,8 +82,9 @@ function readInvoice(doc: PDFDocument, maxDecodedBytes: number): PdfExtraction {
     const stream = embeddedStream(spec.dict);
     if (!stream) return { ok: false, reason: "no-invoice-xml", message: `attachment ${name} has no embedded file stream`, ...metadata };
     try {
-      return { ok: true, xml: decodeStream(stream, maxDecodedBytes), name, ...metadata };
+      return { ok: true, xml: decodeStream(stream, budget), name, ...metadata };
     } catch (error) {
+      if (error instanceof PdfOverBudget) throw error;
       return unreadable(`attachment ${name} could not be decoded: ${messageOf(error)}`);
     }
   }
@@ -111,7 +100,7 @@ interface FileSpec {
   inAssociatedFiles: boolean;
 }
 
-function collectFileSpecs(doc: PDFDocument): FileSpec[] {
+function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
   const byDict = new Map<PDFDict, FileSpec>();
   const add = (dict: PDFDict, key: string | undefined, where: "tree" | "af") => {
     let spec = byDict.get(dict);
@@ -127,37 +116,36 @@ function collectFileSpecs(doc: PDFDocument): FileSpec[] {
     else spec.inAssociatedFiles = true;
   };
 
-  const catalog = doc.catalog;
-  const names = lookupDict(doc.context, catalog.get(PDFName.of("Names")));
-  const tree = names && lookupDict(doc.context, names.get(PDFName.of("EmbeddedFiles")));
-  if (tree) walkNameTree(doc, tree, (key, value) => {
-    const dict = lookupDict(doc.context, value);
+  const names = lookupDict(context, catalog.get(PDFName.of("Names")));
+  const tree = names && lookupDict(context, names.get(PDFName.of("EmbeddedFiles")));
+  if (tree) walkNameTree(context, tree, (key, value) => {
+    const dict = lookupDict(context, value);
     if (dict) add(dict, key, "tree");
   });
 
-  const af = doc.context.lookup(catalog.get(PDFName.of("AF")));
+  const af = context.lookup(catalog.get(PDFName.of("AF")));
   if (af instanceof PDFArray) {
     for (let i = 0; i < Math.min(af.size(), MAX_FILESPECS); i++) {
-      const dict = lookupDict(doc.context, af.get(i));
+      const dict = lookupDict(context, af.get(i));
       if (dict) add(dict, undefined, "af");
     }
   }
   return [...byDict.values()];
 }
 
-function walkNameTree(doc: PDFDocument, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
+function walkNameTree(context: PDFContext, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
   const seen = new Set<PDFDict>();
   const walk = (node: PDFDict, depth: number) => {
     if (depth > MAX_TREE_DEPTH || seen.has(node)) return;
     seen.add(node);
-    const pairs = doc.context.lookup(node.get(PDFName.of("Names")));
+    const pairs = context.lookup(node.get(PDFName.of("Names")));
     if (pairs instanceof PDFArray) {
-      for (let i = 0; i + 1 < pairs.size(); i += 2) visit(textOf(doc.context.lookup(pairs.get(i))), pairs.get(i + 1));
+      for (let i = 0; i + 1 < pairs.size(); i += 2) visit(textOf(context.lookup(pairs.get(i))), pairs.get(i + 1));
     }
-    const kids = doc.context.lookup(node.get(PDFName.of("Kids")));
+    const kids = context.lookup(node.get(PDFName.of("Kids")));
     if (kids instanceof PDFArray) {
       for (let i = 0; i < kids.size(); i++) {
-        const kid = lookupDict(doc.context, kids.get(i));
+        const kid = lookupDict(context, kids.get(i));
         if (kid) walk(kid, depth + 1);
       }
     }
@@ -185,52 +173,15 @@ function embeddedStream(spec: PDFDict): PDFRawStream | undefined {
   return stream instanceof PDFRawStream ? stream : undefined;
 }
 
-function readXmp(doc: PDFDocument, maxDecodedBytes: number): string | undefined {
-  const stream = doc.context.lookup(doc.catalog.get(PDFName.of("Metadata")));
-  if (!(stream instanceof PDFRawStream)) return undefined;
+function readXmp(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick<PdfMetadata, "xmp" | "xmpProblem"> {
+  const stream = context.lookup(catalog.get(PDFName.of("Metadata")));
+  if (!(stream instanceof PDFRawStream)) return {};
   try {
-    return new TextDecoder("utf-8").decode(decodeStream(stream, maxDecodedBytes));
-  } catch {
-    return undefined;
+    return { xmp: new TextDecoder("utf-8").decode(decodeStream(stream, budget, MAX_XMP_BYTES)) };
+  } catch (error) {
+    if (error instanceof PdfOverBudget) throw error;
+    return { xmpProblem: `the XMP metadata stream could not be decoded: ${messageOf(error)}` };
   }
-}
-
-/** Flate is inflated by us with a hard cap (a small PDF can carry a decompression bomb). */
-function decodeStream(stream: PDFRawStream, maxDecodedBytes: number): Uint8Array {
-  const filter = stream.dict.context.lookup(stream.dict.get(PDFName.of("Filter")));
-  const filters = filter instanceof PDFArray ? filter.asArray() : filter ? [filter] : [];
-  if (filters.length === 0) return capped(stream.contents, maxDecodedBytes);
-  if (filters.length === 1 && filters[0] instanceof PDFName && filters[0].decodeText() === "FlateDecode" && !stream.dict.get(PDFName.of("DecodeParms"))) {
-    return inflateCapped(stream.contents, maxDecodedBytes);
-  }
-  // Other filter chains are rare for attachments; pdf-lib decodes them, then we apply the cap.
-  return capped(decodePDFRawStream(stream).decode(), maxDecodedBytes);
-}
-
-function inflateCapped(data: Uint8Array, max: number): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const inflater = new Unzlib((chunk) => {
-    total += chunk.byteLength;
-    if (total > max) throw new ExtractionError(`decoded stream exceeds ${max} bytes`);
-    chunks.push(chunk);
-  });
-  // Feed in slices so an oversized stream is stopped early rather than fully inflated first.
-  const SLICE = 64 * 1024;
-  for (let i = 0; i < data.byteLength; i += SLICE) inflater.push(data.subarray(i, i + SLICE), i + SLICE >= data.byteLength);
-  if (data.byteLength === 0) inflater.push(new Uint8Array(0), true);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-function capped(bytes: Uint8Array, max: number): Uint8Array {
-  if (bytes.byteLength > max) throw new ExtractionError(`decoded stream exceeds ${max} bytes`);
-  return bytes;
 }
 
 // --- small helpers ----------------------------------------------------------------------------
@@ -258,14 +209,10 @@ function unreadable(message: string): PdfExtraction {
   return { ok: false, reason: "unreadable-pdf", message };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function overBudget(error: PdfOverBudget): PdfExtraction {
+  return { ok: false, reason: "over-budget", message: error.message };
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ExtractionError(`gave up after ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -42,8 +42,8 @@ describe("extraction from generated PDFs", () => {
 
   test("decompression is capped", async () => {
     const big = new TextEncoder().encode(`<a>${" ".repeat(4_000_000)}</a>`);
-    const x = await extractInvoiceXml(await pdfWith([{ name: "factur-x.xml", data: big }]), { maxDecodedBytes: 1_000_000 });
-    expect(x).toMatchObject({ ok: false, reason: "unreadable-pdf", message: expect.stringContaining("exceeds") });
+    const x = await extractInvoiceXml(await pdfWith([{ name: "factur-x.xml", data: big }]), { inflatedBytes: 1_000_000 });
+    expect(x).toMatchObject({ ok: false, reason: "over-budget", message: expect.stringContaining("would inflate past 1,000,000 bytes") });
   });
 
   test("not a PDF, empty, and every truncation of a real PDF return a clear error", async () => {

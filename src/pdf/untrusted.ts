@@ -1,0 +1,164 @@
+// Reads a caller's PDF into a pdf-lib context under a budget (budget.ts). pdf-lib's parser is kept
+// for everything it does well (its tolerance of damaged files is what real hybrid invoices need),
+// with three changes made through the hooks a subclass may override:
+// - every value, nesting level, stream, name and reference is charged before it is kept;
+// - object streams are decoded by stream-decode.ts under the budget and parsed here, and
+//   cross-reference streams are not decoded at all (pdf-lib reads only their trailer entries);
+//   pdf-lib's own handling of both inflates the whole stream as it loads the file;
+// - the first overdraft ends the read. pdf-lib recovers from any error inside an object by
+//   skipping to `endobj`, so a budget error is thrown again at every later step until it escapes.
+
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFObjectParser,
+  PDFObjectStreamParser,
+  PDFParser,
+  PDFRawStream,
+  PDFRef,
+  type PDFContext,
+  type PDFObject,
+} from "pdf-lib";
+import type { PdfBudget } from "./budget.ts";
+import { decodeStream } from "./stream-decode.ts";
+
+/** The document's objects; rejects with `PdfOverBudget` when reading it would cost more than the budget allows. */
+export async function readUntrustedPdf(bytes: Uint8Array, budget: PdfBudget): Promise<PDFContext> {
+  try {
+    return await new DocumentParser(bytes, budget).parseDocument();
+  } catch (error) {
+    budget.check(); // an overdraft (or the deadline) is the reason, whatever pdf-lib made of it
+    throw error;
+  }
+}
+
+// Names end at white space or a delimiter (ISO 32000-1, 7.2.2).
+const NAME_END = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20, 0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+
+type ParserClass = abstract new (...args: any[]) => PDFObjectParser;
+
+/** The budget's charges on pdf-lib's object parsing, for the document and for its object streams alike. */
+function charged<Base extends ParserClass>(base: Base) {
+  abstract class Charged extends base {
+    protected budget!: PdfBudget;
+
+    override parseObject(): PDFObject {
+      this.budget.object();
+      const object = super.parseObject();
+      if (object instanceof PDFRawStream) this.budget.stream();
+      return object;
+    }
+
+    protected override parseArray(): PDFArray {
+      return this.budget.nested(() => super.parseArray());
+    }
+
+    protected override parseDict(): PDFDict {
+      return this.budget.nested(() => super.parseDict());
+    }
+
+    // Measured before pdf-lib interns the name: an interned name is never freed.
+    protected override parseName(): PDFName {
+      const start = this.bytes.offset() + 1;
+      let end = start;
+      for (; end - start <= this.budget.limits.nameBytes; end++) {
+        const byte: number | undefined = this.bytes.peekAt(end);
+        if (byte === undefined || NAME_END.has(byte)) break;
+      }
+      this.budget.name(end - start);
+      const name = super.parseName();
+      this.budget.intern(name.asString());
+      return name;
+    }
+
+    protected override parseNumberOrRef(): PDFNumber | PDFRef {
+      const value = super.parseNumberOrRef();
+      if (value instanceof PDFRef) this.budget.intern(value.tag);
+      return value;
+    }
+
+    // Called between every two tokens, and by pdf-lib's recovery before it resumes.
+    protected override skipWhitespaceAndComments(): void {
+      this.budget.check();
+      super.skipWhitespaceAndComments();
+    }
+  }
+  return Charged;
+}
+
+class DocumentParser extends charged(PDFParser) {
+  constructor(bytes: Uint8Array, budget: PdfBudget) {
+    super(bytes, Infinity, false, false);
+    this.budget = budget;
+  }
+
+  // pdf-lib looks at an indirect object's value after this returns: an object stream handed back
+  // empty has nothing left for it to expand, a cross-reference stream nothing left to inflate.
+  override parseObject(): PDFObject {
+    const indirect = this.budget.atTopLevel;
+    // pdf-lib interned the object's own reference while reading its header.
+    if (indirect) this.budget.intern();
+    const object = super.parseObject();
+    if (!indirect || !(object instanceof PDFRawStream)) return object;
+    const type = object.dict.lookup(PDFName.of("Type"));
+    if (type === PDFName.of("ObjStm")) return this.expand(object);
+    if (type === PDFName.of("XRef")) return trailerEntries(object);
+    return object;
+  }
+
+  private expand(stream: PDFRawStream): PDFRawStream {
+    const plain = stream.dict.clone();
+    plain.delete(PDFName.of("Filter"));
+    plain.delete(PDFName.of("DecodeParms"));
+    new ObjectStreamReader(PDFRawStream.of(plain, decodeStream(stream, this.budget)), this.budget).readInto(this.context);
+    return PDFRawStream.of(this.context.obj({ Type: "ObjStm", N: 0, First: 0 }), new Uint8Array(0));
+  }
+}
+
+/** The trailer entries of a cross-reference stream, over no entries (pdf-lib discards the entries it reads). */
+function trailerEntries(stream: PDFRawStream): PDFRawStream {
+  const { dict } = stream;
+  // The type checks pdf-lib makes: a stream that fails them is a damaged object, not a trailer.
+  dict.lookup(PDFName.of("Size"), PDFNumber);
+  dict.lookup(PDFName.of("W"), PDFArray);
+  const empty = dict.context.obj({ Type: "XRef", Size: 0, W: [1, 1, 1] });
+  for (const key of ["Root", "Encrypt", "Info", "ID"]) {
+    const value = dict.get(PDFName.of(key));
+    if (value) empty.set(PDFName.of(key), value);
+  }
+  return PDFRawStream.of(empty, new Uint8Array(0));
+}
+
+/** An object stream's objects (ISO 32000-1, 7.5.7), parsed synchronously under the budget. */
+class ObjectStreamReader extends charged(PDFObjectStreamParser) {
+  private readonly first: number;
+  private readonly count: number;
+
+  /** `stream` is already decoded: pdf-lib's constructor would decode it again, unbounded. */
+  constructor(stream: PDFRawStream, budget: PdfBudget) {
+    super(stream);
+    this.budget = budget;
+    this.first = stream.dict.lookup(PDFName.of("First"), PDFNumber).asNumber();
+    this.count = stream.dict.lookup(PDFName.of("N"), PDFNumber).asNumber();
+  }
+
+  readInto(context: PDFContext): void {
+    const entries: { objectNumber: number; offset: number }[] = [];
+    for (let i = 0; i < this.count; i++) {
+      this.budget.object();
+      this.skipWhitespaceAndComments();
+      const objectNumber = this.parseRawInt();
+      this.skipWhitespaceAndComments();
+      entries.push({ objectNumber, offset: this.parseRawInt() });
+    }
+    for (const { objectNumber, offset } of entries) {
+      this.bytes.moveTo(this.first + offset);
+      const object = this.parseObject();
+      const ref = PDFRef.of(objectNumber, 0);
+      this.budget.intern(ref.tag);
+      context.assign(ref, object);
+    }
+  }
+}

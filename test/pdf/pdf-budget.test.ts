@@ -1,0 +1,155 @@
+// Hostile PDFs under the body limit that ask for gigabytes or minutes: each is refused (or, for a
+// metadata stream, read as unreadable) quickly and without the memory it asks for. Peak memory is
+// the process's high-water mark (maxRSS), so an allocation freed before the check still counts.
+
+import { describe, expect, test } from "bun:test";
+import { PDF_LIMITS } from "../../src/pdf/budget.ts";
+import { extractInvoiceXml, type PdfExtraction } from "../../src/pdf/attachments.ts";
+import { hybridFindings } from "../../src/pdf/hybrid-checks.ts";
+import { validateDocument, type Engine } from "../../src/validation/validate.ts";
+import { flate, hybridPdf, objectStream, rawPdf, zeros } from "./raw-pdf.ts";
+
+const XML = `<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`;
+const INVOICE = { dict: "", data: new TextEncoder().encode(XML) };
+const MIB = 1024 * 1024;
+/** Inflates to a quarter of a gibibyte, sixteen times the document budget. */
+const BOMB = zeros(256 * MIB);
+/** The same, compressed twice: inflating it once gives the bomb above. */
+const DOUBLE_BOMB = flate(BOMB);
+// Zeros are white space to a PDF parser: an object stream of them holds nothing, and still
+// inflates before pdf-lib finds that out.
+const OBJECT_STREAM_BOMB = { dict: "/Type /ObjStm /N 1 /First 0 /Filter /FlateDecode", data: BOMB };
+
+async function measured(work: () => Promise<PdfExtraction>): Promise<{ x: PdfExtraction; ms: number; peakGrowthMiB: number }> {
+  const peak = process.resourceUsage().maxRSS;
+  const start = performance.now();
+  const x = await work();
+  return { x, ms: performance.now() - start, peakGrowthMiB: (process.resourceUsage().maxRSS - peak) / 1024 };
+}
+
+async function expectRefused(pdf: Uint8Array, message: string | RegExp, options = {}) {
+  const { x, ms, peakGrowthMiB } = await measured(() => extractInvoiceXml(pdf, options));
+  expect(x).toMatchObject({ ok: false, reason: "over-budget", message: expect.stringMatching(message) });
+  expect(ms).toBeLessThan(5_000);
+  expect(peakGrowthMiB).toBeLessThan(64);
+}
+
+describe("decompression bombs are stopped before the bytes exist", () => {
+  test("a double FlateDecode chain on the invoice XML", async () => {
+    const pdf = hybridPdf({ dict: "/Filter [/FlateDecode /FlateDecode]", data: DOUBLE_BOMB });
+    expect(pdf.byteLength).toBeLessThan(4_000);
+    await expectRefused(pdf, /would inflate past 16 MiB/);
+  });
+
+  test("FlateDecode with /DecodeParms", async () => {
+    await expectRefused(hybridPdf({ dict: "/Filter /FlateDecode /DecodeParms << /Columns 1 >>", data: BOMB }), /would inflate past 16 MiB/);
+  });
+
+  test("an object stream, which pdf-lib inflates while it loads the file", async () => {
+    await expectRefused(hybridPdf(INVOICE, { extra: [OBJECT_STREAM_BOMB] }), /would inflate past 16 MiB/);
+  });
+
+  test("many small streams share one budget", async () => {
+    const piece = { dict: "/Type /ObjStm /N 0 /First 0 /Filter /FlateDecode", data: flate(new Uint8Array(4 * MIB)) };
+    const streams = Array.from({ length: 8 }, () => piece);
+    await expectRefused(hybridPdf(INVOICE, { extra: streams }), /would inflate past 16 MiB/);
+  });
+
+  test("the XMP packet: a stream past its own cap is reported unreadable, and the invoice is still judged", async () => {
+    const pdf = hybridPdf(INVOICE, { metadata: { dict: "/Filter [/FlateDecode /FlateDecode]", data: DOUBLE_BOMB } });
+    const { x, ms, peakGrowthMiB } = await measured(() => extractInvoiceXml(pdf));
+    if (!x.ok) throw new Error(x.message);
+    expect(x.xmp).toBeUndefined();
+    expect(x.xmpProblem).toContain("decodes to more than 1,048,576 bytes");
+    expect(ms).toBeLessThan(5_000);
+    expect(peakGrowthMiB).toBeLessThan(64);
+    const findings = hybridFindings(x, "facturx:en16931");
+    expect(findings.find((f) => f.ruleId === "BR-HYBRID-02")?.message).toContain("the XMP metadata stream could not be decoded");
+  });
+
+  test("a cross-reference stream is never inflated (pdf-lib keeps only its trailer entries)", async () => {
+    const xref = { dict: "/Type /XRef /Size 100000000 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode", data: BOMB };
+    const { x, ms, peakGrowthMiB } = await measured(() => extractInvoiceXml(hybridPdf(INVOICE, { extra: [xref] })));
+    expect(x).toMatchObject({ ok: true, name: "factur-x.xml" });
+    expect(ms).toBeLessThan(5_000);
+    expect(peakGrowthMiB).toBeLessThan(64);
+  });
+});
+
+describe("the structure is bounded too", () => {
+  test("an object stream of tiny objects", async () => {
+    const objects = Array.from({ length: PDF_LIMITS.objects }, () => "null");
+    const stream = objectStream(objects, 6);
+    expect(stream.data.byteLength).toBeLessThan(1024 * 1024);
+    await expectRefused(hybridPdf(INVOICE, { extra: [stream] }), /more than 200,000 objects/);
+  });
+
+  test("one array of many numbers", async () => {
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `[${"0 ".repeat(PDF_LIMITS.objects)}]`]), /more than 200,000 objects/);
+  });
+
+  test("arrays nested deeper than the limit", async () => {
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `${"[".repeat(10_000)}${"]".repeat(10_000)}`]), /nests arrays and dictionaries more than 64 levels/);
+  });
+
+  test("dictionaries nested deeper than the limit, inside an object stream", async () => {
+    const deep = `${"<< /A ".repeat(100)}1${" >>".repeat(100)}`;
+    await expectRefused(hybridPdf(INVOICE, { extra: [objectStream([deep], 6)] }), /more than 64 levels/);
+  });
+
+  test("more streams than the limit", async () => {
+    const empty = { dict: "", data: new Uint8Array(0) };
+    await expectRefused(hybridPdf(empty, { extra: Array.from({ length: 20 }, () => empty) }), /more than 10 streams/, { streams: 10 });
+  });
+
+  // pdf-lib keeps every name and reference it meets for the life of the process.
+  test("distinct names past the limit, and a name past the length PDF allows", async () => {
+    const names = Array.from({ length: PDF_LIMITS.interned + 1 }, (_, i) => `/n${i}`).join(" ");
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `[${names}]`]), /more than 10,000 distinct names and object references/);
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `/${"n".repeat(500_000)}`]), /a name longer than 127 bytes/);
+  });
+
+  test("a file whose damage makes the parser rescan it is given up at the deadline", async () => {
+    // Every object opens a stream that never ends: each one sends pdf-lib to the end of the file.
+    const objects = Array.from({ length: 20_000 }, (_, i) => `${i + 2} 0 obj << >> stream\nendobj\n`).join("");
+    const pdf = new TextEncoder().encode(`%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n${objects}trailer << /Root 1 0 R >>\n%%EOF\n`);
+    const start = performance.now();
+    const x = await extractInvoiceXml(pdf, { timeMs: 300 });
+    expect(x).toMatchObject({ ok: false, reason: "over-budget", message: expect.stringContaining("took longer than 0.3 s") });
+    expect(performance.now() - start).toBeLessThan(3_000);
+  });
+});
+
+describe("what is still read", () => {
+  test("a hybrid whose catalog and file specification sit in an object stream", async () => {
+    const pdf = rawPdf([
+      // Object 1 is the stream; the catalog inside it takes its number, as the trailer expects.
+      objectStream(["<< /Type /Catalog /Pages 3 0 R /Names << /EmbeddedFiles << /Names [(factur-x.xml) 4 0 R] >> >> /AF [4 0 R] >>"], 1),
+      "null",
+      "<< /Type /Pages /Kids [] /Count 0 >>",
+      "<< /Type /Filespec /F (factur-x.xml) /AFRelationship /Data /EF << /F 5 0 R >> >>",
+      { dict: "/Type /EmbeddedFile /Subtype /text#2Fxml /Filter [/ASCIIHexDecode /FlateDecode]", data: new TextEncoder().encode(`${Buffer.from(flate(XML)).toString("hex")}>`) },
+    ]);
+    const x = await extractInvoiceXml(pdf);
+    if (!x.ok) throw new Error(x.message);
+    expect(new TextDecoder().decode(x.xml)).toBe(XML);
+    expect(x.attachments).toEqual([{ name: "factur-x.xml", relationship: "Data", mimeType: "text/xml", inEmbeddedFiles: true, inAssociatedFiles: true }]);
+  });
+
+  test("filters and predictors that are not read are refused by name", async () => {
+    const dct = await extractInvoiceXml(hybridPdf({ dict: "/Filter /DCTDecode", data: new Uint8Array(8) }));
+    expect(dct).toMatchObject({ ok: false, reason: "unreadable-pdf", message: expect.stringContaining("the /DCTDecode filter, which is not read here") });
+    const png = await extractInvoiceXml(hybridPdf({ dict: "/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 4 >>", data: flate(XML) }));
+    expect(png).toMatchObject({ ok: false, reason: "unreadable-pdf", message: expect.stringContaining("/Predictor 12, which is not read here") });
+  });
+});
+
+describe("validate answers a refusal, not a verdict", () => {
+  // Nothing past the PDF reading runs for these documents: the engine is never asked.
+  const engine = { schematron: { release() {} } } as unknown as Engine;
+
+  test("an object-stream bomb next to a good invoice", async () => {
+    const outcome = await validateDocument(engine, { bytes: hybridPdf(INVOICE, { extra: [OBJECT_STREAM_BOMB] }) });
+    expect(outcome).toMatchObject({ kind: "rejected", message: expect.stringContaining("the PDF's compressed streams would inflate past 16 MiB") });
+  });
+});
