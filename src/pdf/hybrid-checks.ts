@@ -252,7 +252,7 @@ export function hybridFindings(extraction: Extract<PdfExtraction, { ok: true }>,
     invoiceName: extraction.name,
     attachments: extraction.attachments,
     ...(xmlProfile !== undefined ? { xmlProfile } : {}),
-    ...(extraction.xmp !== undefined ? { xmp: readXmp(extraction.xmp) } : {}),
+    ...(extraction.xmp !== undefined ? { xmp: readXmp(extraction.xmp) } : extraction.xmpProblem !== undefined ? { xmp: { fx: {}, schemas: [], unreadable: extraction.xmpProblem } } : {}),
   };
   return checkHybrid(context);
 }
@@ -274,7 +274,8 @@ const PDFAID = "http://www.aiim.org/pdfa/ns/id/";
 const PDFA_EXTENSION = "http://www.aiim.org/pdfa/ns/extension/";
 const PDFA_SCHEMA = "http://www.aiim.org/pdfa/ns/schema#";
 const PDFA_PROPERTY = "http://www.aiim.org/pdfa/ns/property#";
-const MAX_ELEMENTS = 200_000;
+/** Tags (`<`) in one packet: a PDF/A packet has a few hundred, and each costs a DOM node. */
+const MAX_XMP_TAGS = 20_000;
 
 /**
  * Reads the facts the rules need from an XMP packet, namespace-aware: a simple property may be
@@ -282,6 +283,7 @@ const MAX_ELEMENTS = 200_000;
  */
 export function readXmp(packet: string): XmpFacts {
   const facts: XmpFacts = { fx: {}, schemas: [] };
+  if (tagCount(packet) > MAX_XMP_TAGS) return { ...facts, unreadable: `the XMP packet has more than ${MAX_XMP_TAGS.toLocaleString("en-US")} tags, more than is read from one packet` };
   const start = packet.indexOf("<");
   let root: Element | null;
   try {
@@ -310,33 +312,56 @@ export function readXmp(packet: string): XmpFacts {
     }
   }
 
-  for (const holder of elements.filter((e) => e.namespaceURI === PDFA_EXTENSION && e.localName === "schemas")) {
-    for (const node of allElements(holder)) {
-      const namespaceURI = ownValue(node, PDFA_SCHEMA, "namespaceURI");
-      if (namespaceURI === undefined) continue;
-      const prefix = ownValue(node, PDFA_SCHEMA, "prefix");
-      const properties = allElements(node)
-        .map((e) => (e === node ? undefined : ownValue(e, PDFA_PROPERTY, "name")))
-        .filter((n): n is string => n !== undefined);
-      facts.schemas.push({ namespaceURI, ...(prefix !== undefined ? { prefix } : {}), properties: [...new Set(properties)] });
-    }
-  }
+  facts.schemas = extensionSchemas(root);
   return facts;
+}
+
+/**
+ * The schema descriptions inside `pdfaExtension:schemas` (elements with a `pdfaSchema:namespaceURI`)
+ * and the `pdfaProperty:name` values below each, up to the next description: one walk, so nested
+ * descriptions cost no more than side-by-side ones.
+ */
+function extensionSchemas(root: Element): XmpExtensionSchema[] {
+  const schemas: { namespaceURI: string; prefix?: string; properties: Set<string> }[] = [];
+  type Visit = { element: Element; inHolder: boolean; schema?: (typeof schemas)[number] };
+  const stack: Visit[] = [{ element: root, inHolder: false }];
+  while (stack.length) {
+    const { element, inHolder: above, schema: enclosing } = stack.pop()!;
+    const inHolder = above || (element.namespaceURI === PDFA_EXTENSION && element.localName === "schemas");
+    const namespaceURI = inHolder ? ownValue(element, PDFA_SCHEMA, "namespaceURI") : undefined;
+    let schema = enclosing;
+    if (namespaceURI !== undefined) {
+      const prefix = ownValue(element, PDFA_SCHEMA, "prefix");
+      schema = { namespaceURI, ...(prefix !== undefined ? { prefix } : {}), properties: new Set() };
+      schemas.push(schema);
+    } else if (schema) {
+      const name = ownValue(element, PDFA_PROPERTY, "name");
+      if (name !== undefined) schema.properties.add(name);
+    }
+    for (let n = element.lastChild; n; n = n.previousSibling) if (isElement(n)) stack.push({ element: n, inHolder, ...(schema ? { schema } : {}) });
+  }
+  return schemas.map((s) => ({ ...s, properties: [...s.properties] }));
 }
 
 function isElement(node: Node | null): node is Element {
   return node?.nodeType === 1;
 }
 
+function tagCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("<"); at !== -1 && count <= MAX_XMP_TAGS; at = text.indexOf("<", at + 1)) count++;
+  return count;
+}
+
+/** The element and its descendants, in document order. */
 function allElements(root: Element): Element[] {
   const out: Element[] = [];
   const stack: Element[] = [root];
-  while (stack.length && out.length < MAX_ELEMENTS) {
+  while (stack.length) {
     const e = stack.pop()!;
     out.push(e);
-    const kids: Element[] = [];
-    for (let n = e.firstChild; n; n = n.nextSibling) if (isElement(n)) kids.push(n);
-    stack.push(...kids.reverse());
+    // Last child first, so the first is taken next; one push per child (a spread of many children overflows the stack).
+    for (let n = e.lastChild; n; n = n.previousSibling) if (isElement(n)) stack.push(n);
   }
   return out;
 }

@@ -137,6 +137,24 @@ describe("synthetic hybrid PDFs", () => {
     expect(readXmp("<!DOCTYPE x [<!ENTITY a 'b'>]><x>&a;</x>").unreadable).toContain("DOCTYPE");
   });
 
+  // A DOM costs a few hundred bytes per element: a packet of a million empty elements would cost
+  // hundreds of MiB before any check ran.
+  test("a packet with more tags than any XMP needs is reported unreadable before it is parsed", () => {
+    const start = performance.now();
+    const facts = readXmp(`<x:xmpmeta xmlns:x="adobe:ns:meta/">${"<a/>".repeat(1_000_000)}</x:xmpmeta>`);
+    expect(facts.unreadable).toBe("the XMP packet has more than 20,000 tags, more than is read from one packet");
+    expect(performance.now() - start).toBeLessThan(1_000);
+  });
+
+  test("extension schemas nested in one another are each read once", () => {
+    const schema = (ns: string, inner = "") =>
+      `<rdf:li rdf:parseType="Resource"><pdfaSchema:namespaceURI>${ns}</pdfaSchema:namespaceURI><pdfaSchema:prefix>fx</pdfaSchema:prefix><pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource"><pdfaProperty:name>P-${ns}</pdfaProperty:name></rdf:li></rdf:Seq></pdfaSchema:property>${inner}</rdf:li>`;
+    const packet = xmp().replace("<pdfaExtension:schemas>", `<pdfaExtension:schemas>${schema("urn:outer", schema("urn:inner"))}`);
+    const outer = readXmp(packet).schemas.find((s) => s.namespaceURI === "urn:outer");
+    expect(outer).toEqual({ namespaceURI: "urn:outer", prefix: "fx", properties: ["P-urn:outer"] });
+    expect(readXmp(packet).schemas.filter((s) => s.namespaceURI === "urn:inner")).toHaveLength(1);
+  });
+
   test("BR-HYBRID-02: PDF/A-3 or PDF/A-4f", async () => {
     expect(ids(await findings(await pdf({ xmp: xmp({ part: null }) })))).toEqual(["BR-HYBRID-02 error"]);
     expect(ids(await findings(await pdf({ xmp: xmp({ part: "2" }) })))).toEqual(["BR-HYBRID-02 error"]);
