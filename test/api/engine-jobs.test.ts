@@ -93,6 +93,29 @@ describe("with the real workers", () => {
     expect(used()).toBe(before);
   }, 60_000);
 
+  test("issue 14's wedge: documents cut off at the deadline, then small validations while their workers reload; later requests are served again", async () => {
+    const attacker = h.key(h.org("attacker", "scale"), "live");
+    const victim = h.key(h.org("victim", "scale"), "live");
+    const validate = (xml: string, who: string) => h.post("/v1/validate", xml, { authorization: `Bearer ${who}`, "content-type": "application/xml" });
+    const small = await (await generate({ standard: "xrechnung", syntax: "ubl", output: "xml" })).text();
+    const line = small.match(/<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/)![0];
+    const large = small.replace(line, line.repeat(Math.floor(1_000_000 / line.length)));
+    const deadline = h.deps.config.requestDeadlineMs;
+    // A deadline shorter than a worker takes to load: every job below runs into it, the later ones
+    // while waiting for the replacements of the workers the first ones took down.
+    h.deps.config.requestDeadlineMs = 300;
+    try {
+      expect((await Promise.all([validate(large, attacker), validate(large, attacker)])).map((r) => r.status)).toEqual([503, 503]);
+      await Bun.sleep(100);
+      expect((await Promise.all(Array.from({ length: 5 }, () => validate(small, victim)))).map((r) => r.status)).toEqual([503, 503, 503, 503, 503]);
+    } finally {
+      h.deps.config.requestDeadlineMs = deadline;
+    }
+    const later = await Promise.all(Array.from({ length: 3 }, () => validate(small, victim)));
+    expect(later.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(h.deps.admission.stats).toMatchObject({ running: 0, queued: 0 });
+  }, 120_000);
+
   test("parse's refusal carries the format it found", async () => {
     const fattura = `<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"/>`;
     const before = used();
