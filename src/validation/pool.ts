@@ -79,7 +79,7 @@ export class ValidationPool {
     await Promise.all(this.slots.map((slot) => (slot.worker ? this.warmUp(slot.worker) : Promise.reject(slot.failure!.error))));
   }
 
-  /** For tests and metrics: jobs running, and jobs (warm-ups included) the workers still hold. */
+  /** Jobs running, jobs the workers still hold (warm-ups included), slots whose worker could not load. */
   get stats() {
     return {
       busy: this.slots.filter((s) => s.busy).length,
