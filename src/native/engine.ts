@@ -200,8 +200,15 @@ function compilePart(part: MessagePart, scope: Scope): CompiledPart[] {
  */
 export type RuleProfile = Map<string, { ms: number; count: number }>;
 
+/**
+ * Whether a failed check's finding is kept, asked once its message is known; a finding not kept
+ * gets no location and is not returned (the caller counts it). Its subject and message are still
+ * evaluated, so a document that stops the rule file still stops it.
+ */
+export type KeepFinding = (finding: Omit<Finding, "location">) => boolean;
+
 /** Judges one document (bytes or text) with a compiled plan. Throws XPathError when the rules stop on it. */
-export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profile?: RuleProfile): Finding[] {
+export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profile?: RuleProfile, keep?: KeepFinding): Finding[] {
   const document = typeof xml === "string" || xml instanceof Uint8Array ? readXml(xml) : xml;
   const globals: Frame = plan.globals.map(
     ({ value }) => new Lazy(() => value({ item: document.node, position: 1, size: 1 }, { document, globals, locals: [] })),
@@ -215,11 +222,11 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
         const started = performance.now();
         const rule = firstMatching(rulesFor(pattern, node), node, matching);
         charge(profile, `match ${node.qname || "/"}`, started);
-        if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, profile);
+        if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep, profile);
         continue;
       }
       const rule = firstMatching(rulesFor(pattern, node), node, matching);
-      if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings);
+      if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep);
     }
   }
   return findings;
@@ -246,7 +253,7 @@ function charge(profile: RuleProfile, key: string, started: number): void {
   } else profile.set(key, { ms, count: 1 });
 }
 
-function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: FindingLocator, findings: Finding[], profile?: RuleProfile): void {
+function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: FindingLocator, findings: Finding[], keep?: KeepFinding, profile?: RuleProfile): void {
   const focus = { item: node, position: 1, size: 1 };
   for (const item of rule.items()) {
     if ("let" in item) {
@@ -259,7 +266,9 @@ function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Findin
     const holds = check.test(focus, runtime) === check.assert;
     if (profile) charge(profile, check.ruleId ?? check.source, started);
     if (holds) continue;
-    const location = locator.locate(check.subject(focus, runtime));
+    const subject = check.subject(focus, runtime);
+    // The location's errors come first, as in the stylesheet; the path itself only for a finding kept.
+    locator.check(subject);
     let message = "";
     for (const part of check.message) {
       if ("text" in part) message += part.text;
@@ -271,7 +280,9 @@ function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Findin
         if (target !== undefined) message += target instanceof XNode ? target.qname : fail("XPTY0004", "name() of an atomic value");
       }
     }
-    findings.push({ ruleId: check.ruleId, flag: check.flag, location, message: normalizeMessage(message) });
+    const finding = { ruleId: check.ruleId, flag: check.flag, message: normalizeMessage(message) };
+    if (keep && !keep(finding)) continue;
+    findings.push({ ruleId: finding.ruleId, flag: finding.flag, location: locator.locate(subject), message: finding.message });
   }
 }
 
