@@ -6,7 +6,8 @@ import { databasePath, UsageError } from "../config";
 import { findOrg } from "../accounts/orgs";
 import { AccountError } from "../accounts/errors";
 import { TemplateDefinition } from "../templates/definition";
-import { createTemplate, deleteTemplate, designProblems, listTemplates } from "../templates/store";
+import { createTemplate, deleteTemplate, listTemplates } from "../templates/store";
+import { designProblems } from "../templates/design-check";
 
 /** `templates create --org ORG --name NAME --file DEFINITION.json | list --org ORG | delete --org ORG REF` */
 export function templatesCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {

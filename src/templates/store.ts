@@ -1,10 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { Value } from "@sinclair/typebox/value";
 import type { Db } from "../db/connection";
 import { pdfTemplates } from "../db/schema";
 import type { Clock } from "../clock";
-import { TemplateDefinition, type TemplateDefinitionInput } from "./definition";
-import { decodeLogo } from "../pdf/logo";
+import type { TemplateDefinitionInput } from "./definition";
 
 /** No 0/O, 1/I/L: a ref is read aloud and typed by people. */
 const REF_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -58,26 +56,4 @@ export function findTemplate(db: Db, orgId: string, ref: string): StoredTemplate
 
 export function deleteTemplate(db: Db, orgId: string, ref: string): boolean {
   return db.delete(pdfTemplates).where(and(eq(pdfTemplates.ref, ref.toUpperCase()), eq(pdfTemplates.orgId, orgId))).returning().get() !== undefined;
-}
-
-export type UsableTemplate = { ok: true; definition: TemplateDefinitionInput } | { ok: false; problems: string[] };
-
-/**
- * What the schema cannot see: a logo must decode and be drawable without transparency (PDF/A).
- * Checked when a template is stored, and again when it is used.
- */
-export function designProblems(definition: TemplateDefinitionInput): { path: string; message: string }[] {
-  if (!definition.logo) return [];
-  const logo = decodeLogo(definition.logo);
-  return logo.ok ? [] : [{ path: "/definition/logo", message: logo.problem }];
-}
-
-/** A stored definition is checked again when used: one written by an older version may no longer fit. */
-export function usableDefinition(stored: StoredTemplate): UsableTemplate {
-  if (Value.Check(TemplateDefinition, stored.definition)) {
-    const problems = designProblems(stored.definition).map((p) => `${p.path} ${p.message}`);
-    return problems.length ? { ok: false, problems } : { ok: true, definition: stored.definition };
-  }
-  const problems = [...Value.Errors(TemplateDefinition, stored.definition)].slice(0, 5).map((e) => `${e.path || "/"} ${e.message}`);
-  return { ok: false, problems: problems.length ? problems : ["the stored definition is not a JSON object"] };
 }

@@ -44,8 +44,12 @@ async function perform(message: WorkerRequest): Promise<unknown> {
     }
     case "template": {
       // A stored logo is decoded to be checked: caller bytes, so here and not on the HTTP thread.
-      const { usableDefinition } = await import("../templates/store");
+      const { usableDefinition } = await import("../templates/design-check");
       return usableDefinition(message.stored);
+    }
+    case "design": {
+      const { designProblems } = await import("../templates/design-check");
+      return designProblems(message.definition);
     }
     case "pdf": {
       // pdf-lib and the fonts load only in workers that draw a PDF.

@@ -23,16 +23,10 @@ const CALLER_BYTES_MODULES = [
   "/src/generate/pdf-output.ts",
   "/src/validation/validate.ts",
 ];
-/**
- * The one exception: storing a PDF template checks its logo here (pdf-templates route), a bounded
- * check that decodes at most a logo's pixels.
- */
-const ALLOWED = ["/src/pdf/logo.ts"];
 const onHttpThread = (loaded: string[]) =>
   loaded.filter(
     (path) =>
-      !ALLOWED.some((module) => path.endsWith(module)) &&
-      (ENGINE_PACKAGES.some((name) => path.includes(`/node_modules/${name}`)) || CALLER_BYTES_MODULES.some((module) => path.includes(module))),
+      ENGINE_PACKAGES.some((name) => path.includes(`/node_modules/${name}`)) || CALLER_BYTES_MODULES.some((module) => path.includes(module)),
   );
 
 test("loading the API loads no engine and no reader or writer of caller documents", () => {

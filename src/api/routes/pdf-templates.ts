@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
 import { ApiError, badRequest } from "../errors";
 import { CreateTemplateRequest, TemplateDefinition, type TemplateDefinitionInput } from "../../templates/definition";
-import { createTemplate, deleteTemplate, designProblems, findTemplate, listTemplates } from "../../templates/store";
+import { createTemplate, deleteTemplate, findTemplate, listTemplates } from "../../templates/store";
+import { unmetered } from "../metering";
 
 const StoredTemplate = Type.Object(
   {
@@ -30,8 +31,9 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
     errors: [],
     response: { data: StoredTemplate },
   },
-  handle(ctx, { body }) {
-    const problems = designProblems(body.definition);
+  async handle(ctx, { body }) {
+    // The logo is caller bytes to decode: an engine worker checks it, under the queue and deadline.
+    const problems = await unmetered(ctx, (signal) => ctx.deps.validation().designProblems(body.definition, signal));
     if (problems.length) throw badRequest(`the template cannot be drawn: ${problems.map((p) => p.message).join("; ")}`, problems.map((p) => ({ ...p, keyword: "logo" })));
     return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller!.org.id, body.name, body.definition);
   },
