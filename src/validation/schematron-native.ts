@@ -7,7 +7,8 @@ import { XPathError } from "../native/xpath/errors";
 import type { XDocument } from "../native/document";
 import { readXml } from "../native/xml-reader";
 import { RuleFileStopped } from "./schematron-saxonjs";
-import type { Finding } from "./svrl";
+import { FindingCaps } from "./finding-caps";
+import { omittedFindings, ruleIdOf, type Finding } from "./svrl";
 
 /**
  * Runs rule files on the native engine from the plans built into the bundle. A plan is compiled
@@ -39,10 +40,13 @@ export class NativeSchematron {
     this.plan(entryPath);
   }
 
+  /** The findings up to the verdict's caps, then the count of the rest (see {@link Finding.omitted}). */
   run(entryPath: string, xml: string): Finding[] {
     const plan = this.plan(entryPath);
+    const caps = new FindingCaps();
     try {
-      return runPlan(plan, this.document(xml));
+      const kept = runPlan(plan, this.document(xml), undefined, (finding) => caps.keep(ruleIdOf(finding), finding.flag));
+      return [...kept, ...omittedFindings(caps)];
     } catch (error) {
       if (error instanceof XPathError) throw new RuleFileStopped(entryPath, error.message);
       throw error;

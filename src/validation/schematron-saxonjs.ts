@@ -1,6 +1,7 @@
 import type SaxonJsModule from "saxon-js";
 import type { Bundle } from "../assets/bundle-format";
 import { bundledEntry } from "../assets/bundled-entries";
+import { FindingCaps } from "./finding-caps";
 import { parseSvrl, type Finding } from "./svrl";
 
 /** Where a compiled stylesheet believes it lives, so relative document() calls resolve into the pool. */
@@ -51,6 +52,7 @@ export class SaxonJsSchematron {
     this.load(entryPath);
   }
 
+  /** The findings up to the verdict's caps, then the count of the rest (see {@link Finding.omitted}). */
   run(entryPath: string, xml: string): Finding[] {
     const { sef, pool, baseUri } = this.load(entryPath);
     let result: { principalResult: string };
@@ -63,7 +65,7 @@ export class SaxonJsSchematron {
       const e = error as { code?: string; message?: string };
       throw new RuleFileStopped(entryPath, `${e.code ?? "error"}: ${e.message ?? String(error)}`);
     }
-    return parseSvrl(result.principalResult);
+    return parseSvrl(result.principalResult, new FindingCaps());
   }
 
   private load(entryPath: string): Loaded {

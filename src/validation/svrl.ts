@@ -1,6 +1,7 @@
 // Reads SVRL (Schematron Validation Report Language) output into findings, in document order.
 
 import { DOMParser, type Element } from "@xmldom/xmldom";
+import type { FindingCaps } from "./finding-caps";
 
 export const SVRL_NS = "http://purl.oclc.org/dsdl/svrl";
 
@@ -13,9 +14,26 @@ export interface Finding {
   location: string | null;
   /** `svrl:text` with whitespace normalized as XPath normalize-space() does. */
   message: string;
+  /**
+   * Only on the entries an engine appends after the findings it kept under its caps
+   * (`finding-caps.ts`): this many more findings of `ruleId` and `flag`, neither located nor listed;
+   * `location` is null and `message` empty.
+   */
+  omitted?: number;
 }
 
-export function parseSvrl(svrl: string): Finding[] {
+/** A finding's rule id: its `@id`; Factur-X EXTENDED names its rules only in the message text, `[BR-CO-25]-...`. */
+export function ruleIdOf(finding: Pick<Finding, "ruleId" | "message">): string {
+  return finding.ruleId ?? finding.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
+}
+
+/** One entry per rule id and flag for the findings `caps` left out (see {@link Finding.omitted}). */
+export function omittedFindings(caps: FindingCaps): Finding[] {
+  return caps.tallies().map((t) => ({ ruleId: t.ruleId, flag: t.grade, location: null, message: "", omitted: t.count }));
+}
+
+/** The findings of an SVRL report in document order; with `caps`, those past them are counted instead, after the rest. */
+export function parseSvrl(svrl: string, caps?: FindingCaps): Finding[] {
   let doc;
   try {
     // Throwing from onError makes xmldom stop on errors it would otherwise recover from.
@@ -37,14 +55,11 @@ export function parseSvrl(svrl: string): Finding[] {
     if (n.nodeType !== 1) continue;
     const el = n as Element;
     if (el.namespaceURI !== SVRL_NS || (el.localName !== "failed-assert" && el.localName !== "successful-report")) continue;
-    findings.push({
-      ruleId: el.getAttribute("id") || null,
-      flag: el.getAttribute("flag") || null,
-      location: el.getAttribute("location") ?? null,
-      message: normalizeSpace(textOf(el)),
-    });
+    const finding = { ruleId: el.getAttribute("id") || null, flag: el.getAttribute("flag") || null, message: normalizeSpace(textOf(el)) };
+    if (caps && !caps.keep(ruleIdOf(finding), finding.flag)) continue;
+    findings.push({ ruleId: finding.ruleId, flag: finding.flag, location: el.getAttribute("location") ?? null, message: finding.message });
   }
-  return findings;
+  return caps ? [...findings, ...omittedFindings(caps)] : findings;
 }
 
 function textOf(el: Element): string {

@@ -7,17 +7,19 @@ import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
 import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
 import { pinByPath } from "../rulesets/pins";
 import { rulesetSha256, sha256Hex, type JudgedArtifactRow } from "../rulesets/seal";
-import { XSD_SCHEMAS, xsdSchemaFor, type XsdEngine, type XsdSchemaId } from "./xsd-schemas";
+import { XSD_SCHEMAS, xsdSchemaFor, type XsdSchemaId } from "./xsd-schemas";
+import type { CappedXsdEngine } from "./xsd";
 import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
 import { RuleFileStopped } from "./schematron-saxonjs";
 import type { RuleEngines } from "./rule-engines";
-import type { Finding } from "./svrl";
+import { ruleIdOf, type Finding } from "./svrl";
 import { readFacts, type DocumentFacts } from "./facts";
 import { brCo25Advisory } from "./advisories";
 import { severityOfFlag, type ValidationFinding, type ValidationResult } from "./result";
+import { VerdictFindings } from "./finding-caps";
 
 export interface Engine {
-  xsd: XsdEngine;
+  xsd: CappedXsdEngine;
   schematron: RuleEngines;
   /** Named in the result of XSD-only formats: the schema engine that judged. */
   xsdRuntime: string;
@@ -67,9 +69,7 @@ function assemble(base: Pick<ValidationResult, "format" | "profileDetected" | "s
 
 /** One SVRL finding as the service reports it. */
 export function findingOf(f: Finding): ValidationFinding {
-  // Factur-X EXTENDED names its rules only in the message text: "[BR-CO-25]-...".
-  const ruleId = f.ruleId ?? f.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
-  return { ruleId, severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
+  return { ruleId: ruleIdOf(f), severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
 function xsdPin(schema: XsdSchemaId) {
@@ -121,11 +121,14 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const schema = chosen.pipeline.xsd ?? xsdSchemaFor(detection);
   if (!schema) throw new Error(`no schema for ${detection.format}`);
   const xsd = engine.xsd.validate(schema, xml);
+  const findings = new VerdictFindings();
   if (xsd.status === "refused" || xsd.status === "malformed") {
     const id = xsd.status === "refused" ? "XML_REFUSED" : "XML_MALFORMED";
-    return { kind: "result", result: assemble(base, [...xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) })), ...container]) };
+    findings.add(...xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) })), ...container);
+    return { kind: "result", result: assemble(base, findings.list()) };
   }
-  const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
+  findings.add(...xsd.findings.map((f): ValidationFinding => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message })));
+  if (xsd.omitted) findings.omit("XSD", "error", xsd.omitted);
   const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: new Date().toISOString().slice(0, 10) };
   const lifecycle = choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle;
   const schemaPin = xsdPin(schema);
@@ -156,13 +159,14 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
       const run = engine.schematron.run(pin.path, text);
       row.engine = run.engine;
       for (const f of run.findings) {
-        const finding = findingOf(f);
-        findings.push(finding);
-        if (layer.family === "france-ctc") franceIds.add(finding.ruleId);
+        const ruleId = ruleIdOf(f);
+        if (f.omitted) findings.omit(ruleId, severityOfFlag(f.flag), f.omitted);
+        else findings.add(findingOf(f));
+        if (layer.family === "france-ctc") franceIds.add(ruleId);
       }
     } catch (error) {
       if (!(error instanceof RuleFileStopped)) throw error;
-      findings.push(fatal("RULE_FILE_STOPPED", `${error.message}. The same document always stops this rule file the same way; it cannot be judged valid.`));
+      findings.add(fatal("RULE_FILE_STOPPED", `${error.message}. The same document always stops this rule file the same way; it cannot be judged valid.`));
     }
   }
   // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
@@ -177,10 +181,10 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   if (franceIds.size) extra.franceCtcBlockingRuleIds = [...franceIds].sort();
   if (syntax) {
     const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
-    if (advisory) findings.push(advisory);
+    if (advisory) findings.add(advisory);
   }
-  findings.push(...container);
+  findings.add(...container);
   const selection = selectionReport(choice.request, resolved);
-  const result = assemble(base, findings, { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...selection.fields, ...extra });
+  const result = assemble(base, findings.list(), { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...selection.fields, ...extra });
   return { kind: "result", result, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
 }

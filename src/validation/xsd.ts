@@ -11,8 +11,19 @@ import {
   xmlRegisterInputProvider,
   type ErrorDetail,
 } from "libxml2-wasm";
+import * as libxml2 from "libxml2-wasm/lib/libxml2.mjs";
 import { decodeForScan, readProlog } from "../syntax/detect.ts";
+import { FINDINGS_PER_RULE } from "./finding-caps.ts";
 import { XSD_SCHEMAS, type XsdEngine, type XsdFinding, type XsdOutcome, type XsdSchemaId, type XsdStatus } from "./xsd-schemas.ts";
+
+/** An XSD verdict whose findings stop at the per-rule cap (they all have the rule id XSD): `omitted` more were counted. */
+export interface CappedXsdOutcome extends XsdOutcome {
+  omitted: number;
+}
+
+export interface CappedXsdEngine extends XsdEngine {
+  validate(schema: XsdSchemaId, xml: Uint8Array | string): CappedXsdOutcome;
+}
 
 /** Reads a pinned file by its path relative to the rulesets root (`<key>/<version>/...`). */
 export type SchemaFiles = (relativePath: string) => Uint8Array | string;
@@ -88,18 +99,83 @@ const denyAll: Resolver = () => undefined;
 
 // --- findings ---------------------------------------------------------------------------------
 
-function toFindings(details: readonly ErrorDetail[]): XsdFinding[] {
-  return details.map((d) => ({
+function toFinding(d: ErrorDetail): XsdFinding {
+  return {
     message: d.message.trim(),
     ...(d.line > 0 ? { line: d.line } : {}),
     ...(d.col > 0 ? { column: d.col } : {}),
     ...(d.xpath ? { location: d.xpath } : {}),
-  }));
+  };
 }
 
 function findingsOf(error: unknown): XsdFinding[] {
-  if (error instanceof XmlLibError && error.details.length > 0) return toFindings(error.details);
+  if (error instanceof XmlLibError && error.details.length > 0) return error.details.map(toFinding);
   return [{ message: error instanceof Error && error.message ? error.message : String(error) }];
+}
+
+// --- schema errors, counted past the cap ------------------------------------------------------
+// libxml2-wasm's XsdValidator.validate keeps every schema error with its node's XPath, which
+// libxml2 computes by walking the node's preceding siblings: N invalid like-named siblings cost N²
+// and answered N findings. We make the same libxml2 calls with our own error handler, which
+// formats the first FINDINGS_PER_RULE errors and only counts the rest. The calls and the `_ptr`
+// fields are the library's internals (0.7.x, pinned by the lockfile); the XSD tests run them.
+
+interface SchemaErrors {
+  valid: boolean;
+  kept: XsdFinding[];
+  omitted: number;
+}
+
+type Internals = { addFunction(handler: (data: number, error: number) => void, signature: string): number };
+let collecting: SchemaErrors | null = null;
+let errorHandler = 0;
+
+function schemaErrorHandler(): number {
+  errorHandler ||= (libxml2 as unknown as Internals).addFunction((_data, error) => {
+    const errors = collecting;
+    if (!errors) return;
+    if (errors.kept.length >= FINDINGS_PER_RULE) errors.omitted++;
+    else errors.kept.push(toFinding(detailOf(error)));
+  }, "vii");
+  return errorHandler;
+}
+
+function detailOf(error: number): ErrorDetail {
+  const xpath = libxml2.xmlGetNodePath(libxml2.XmlErrorStruct.node(error));
+  return {
+    message: libxml2.XmlErrorStruct.message(error),
+    level: libxml2.XmlErrorStruct.level(error),
+    line: libxml2.XmlErrorStruct.line(error),
+    col: libxml2.XmlErrorStruct.col(error),
+    ...(xpath !== null ? { xpath } : {}),
+  };
+}
+
+/** The libxml2 pointer a libxml2-wasm object wraps. */
+function pointerOf(object: XsdValidator | XmlDocument): number {
+  const pointer = (object as unknown as { _ptr?: unknown })._ptr;
+  if (typeof pointer !== "number" || !pointer) throw new Error("libxml2-wasm no longer exposes its objects' pointers: the capped schema validation needs updating");
+  return pointer;
+}
+
+function schemaErrors(validator: XsdValidator, doc: XmlDocument): SchemaErrors {
+  const context = libxml2.xmlSchemaNewValidCtxt(pointerOf(validator));
+  if (!context) throw new Error("libxml2 could not allocate a schema validation context");
+  const errors: SchemaErrors = { valid: false, kept: [], omitted: 0 };
+  collecting = errors;
+  try {
+    libxml2.xmlSchemaSetValidStructuredErrors(context, schemaErrorHandler(), 0);
+    const status = libxml2.xmlSchemaValidateDoc(context, pointerOf(doc));
+    // As XsdValidator.validate reports them: an internal error is a finding too, never a pass.
+    if (status < 0) return { valid: false, kept: [{ message: "Invalid input or internal error" }], omitted: 0 };
+    // Valid, whatever warnings libxml2 reported on the way.
+    if (status === 0) return { valid: true, kept: [], omitted: 0 };
+    if (!errors.kept.length) errors.kept.push({ message: "the document does not match its schema" });
+    return errors;
+  } finally {
+    collecting = null;
+    libxml2.xmlSchemaFreeValidCtxt(context);
+  }
 }
 
 // The prolog is almost always within the first few hundred bytes; decode the whole document only
@@ -115,7 +191,7 @@ const bytesOf = (file: Uint8Array | string) => (typeof file === "string" ? new T
 
 // --- engine -----------------------------------------------------------------------------------
 
-export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): XsdEngine {
+export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): CappedXsdEngine {
   registerProvider();
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const compiled = new Map<XsdSchemaId, XsdValidator>();
@@ -147,8 +223,8 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): X
     return validator;
   }
 
-  function validate(schema: XsdSchemaId, xml: Uint8Array | string): XsdOutcome {
-    const outcome = (status: XsdStatus, findings: XsdFinding[]): XsdOutcome => ({ valid: status === "valid", status, schema, findings });
+  function validate(schema: XsdSchemaId, xml: Uint8Array | string): CappedXsdOutcome {
+    const outcome = (status: XsdStatus, findings: XsdFinding[], omitted = 0): CappedXsdOutcome => ({ valid: status === "valid", status, schema, findings, omitted });
     const bytes = bytesOf(xml);
     if (bytes.byteLength > maxBytes) {
       return outcome("refused", [{ message: `document of ${bytes.byteLength} bytes exceeds the ${maxBytes}-byte limit for XML validation` }]);
@@ -167,10 +243,8 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): X
       try {
         // The prolog scan is the gate; this catches a DOCTYPE it could not see (exotic encodings).
         if (doc.dtd) return outcome("refused", [{ message: "document type declarations (DOCTYPE) are not accepted" }]);
-        validator.validate(doc);
-        return outcome("valid", []);
-      } catch (error) {
-        return outcome("invalid", findingsOf(error));
+        const errors = schemaErrors(validator, doc);
+        return errors.valid ? outcome("valid", []) : outcome("invalid", errors.kept, errors.omitted);
       } finally {
         doc.dispose();
       }

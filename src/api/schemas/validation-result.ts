@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { FINDINGS_PER_RULE, FINDINGS_TEXT, FINDINGS_TOTAL, FINDINGS_TRUNCATED } from "../../validation/finding-caps";
 
 export const ArtifactRowSchema = Type.Object({
   key: Type.String(),
@@ -17,7 +18,9 @@ const JudgedArtifactRowSchema = Type.Object({
 });
 
 export const ValidationFindingSchema = Type.Object({
-  ruleId: Type.String({ description: "official rule id (BR-01, BR-DE-15, PEPPOL-EN16931-R001 …), XSD for schema findings, or a service id (UNSUPPORTED_FORMAT, XML_MALFORMED, XML_REFUSED, RULE_FILE_STOPPED, advisories)" }),
+  ruleId: Type.String({
+    description: `official rule id (BR-01, BR-DE-15, PEPPOL-EN16931-R001 …), XSD for schema findings, or a service id (UNSUPPORTED_FORMAT, XML_MALFORMED, XML_REFUSED, RULE_FILE_STOPPED, ${FINDINGS_TRUNCATED}, advisories)`,
+  }),
   severity: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
   location: Type.Optional(Type.String({ description: "XPath of the node the rule fired on" })),
   message: Type.String(),
@@ -52,8 +55,8 @@ export const ValidationResultSchema = Type.Object(
     sloveniaEslogRuntimeVersion: optionalString("schema engine that judged"),
     franceCtcBlockingRuleIds: Type.Optional(Type.Array(Type.String(), { description: "French CTC rules that fired; they block transmission whatever their severity" })),
     verified: Type.Optional(Type.Boolean()),
-    errors: Type.Array(ValidationFindingSchema),
-    warnings: Type.Array(ValidationFindingSchema),
+    errors: Type.Array(ValidationFindingSchema, { maxItems: FINDINGS_TOTAL + 1, description: `fatal and error findings; with warnings, at most ${FINDINGS_PER_RULE} per rule id, ${FINDINGS_TOTAL} and ${FINDINGS_TEXT} characters of locations and messages in all, then one ${FINDINGS_TRUNCATED} finding (an error when an error was left out) counting the rest` }),
+    warnings: Type.Array(ValidationFindingSchema, { maxItems: FINDINGS_TOTAL + 1, description: "warning and info findings, under the same caps as errors" }),
   },
   { title: "ValidationResult" },
 );
