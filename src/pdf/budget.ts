@@ -4,6 +4,11 @@
 // Every reading step charges this budget before it spends: the parser per value, per nesting level
 // and per stream, the stream decoder per inflated byte. The first charge over a limit ends the
 // whole read with `PdfOverBudget`, whose message says which limit and what the caller can change.
+//
+// Names and references are bounded for a reason of their own: pdf-lib keeps one instance of each
+// name and reference it ever meets, for the life of the process, so they are what a document
+// leaves behind in a worker. References to the first objects of generation 0 are the same in every
+// document and cost that pool a bounded amount once; the rest, like names, are limited per document.
 
 export interface PdfLimits {
   /** Values parsed, direct or indirect: each array element and dictionary value counts. */
@@ -12,11 +17,10 @@ export interface PdfLimits {
   depth: number;
   /** Streams in the file, object streams included. */
   streams: number;
-  /**
-   * Distinct names and object references. pdf-lib keeps one instance of each for the life of the
-   * process, so this is also what a document can leave behind in a worker.
-   */
-  interned: number;
+  /** Distinct names. */
+  names: number;
+  /** Distinct object references (and object numbers) outside the shared range. */
+  references: number;
   /** Longest name, in bytes (ISO 32000-1, Annex C: 127). */
   nameBytes: number;
   /** Bytes produced by decoding streams, summed over the document. */
@@ -29,11 +33,15 @@ export const PDF_LIMITS: Readonly<PdfLimits> = {
   objects: 200_000,
   depth: 64,
   streams: 10_000,
-  interned: 10_000,
+  names: 4_000,
+  references: 1_000,
   nameBytes: 127,
   inflatedBytes: 16 * 1024 * 1024,
   timeMs: 5_000,
 };
+
+/** References `n 0 R` with n below this are shared by every document. */
+export const SHARED_OBJECT_NUMBERS = 50_000;
 
 const SEND_LESS = "a hybrid invoice needs far less: send a simpler PDF, or the invoice XML on its own";
 
@@ -52,8 +60,8 @@ export class PdfBudget {
   private streams = 0;
   private depth = 0;
   private inflated = 0;
-  private readonly interned = new Set<string>();
-  private unnamed = 0;
+  private readonly names = new Set<string>();
+  private readonly references = new Set<string>();
   /** Set on the first overdraft: pdf-lib's parser recovers from errors, this one must end the read. */
   private failure: PdfOverBudget | undefined;
 
@@ -92,16 +100,23 @@ export class PdfBudget {
     return this.depth === 0;
   }
 
-  name(byteLength: number): void {
+  /** A name about to be read, by its length in the file: checked before pdf-lib interns it. */
+  nameLength(byteLength: number): void {
     if (byteLength > this.limits.nameBytes) this.fail(`the PDF has a name longer than ${this.limits.nameBytes} bytes, the most PDF allows (ISO 32000-1, Annex C)`);
   }
 
-  /** A name (`/Type`) or reference (`12 0 R`) pdf-lib interned, by its text; without one, counted as new. */
-  intern(key?: string): void {
-    if (key === undefined) this.unnamed++;
-    else if (this.interned.has(key)) return;
-    else this.interned.add(key);
-    if (this.interned.size + this.unnamed > this.limits.interned) this.fail(`the PDF uses more than ${count(this.limits.interned)} distinct names and object references; ${SEND_LESS}`);
+  name(text: string): void {
+    this.names.add(text);
+    if (this.names.size > this.limits.names) this.fail(`the PDF uses more than ${count(this.limits.names)} distinct names; ${SEND_LESS}`);
+  }
+
+  /** An object's number and generation, in a reference or in its own header. */
+  reference(objectNumber: number, generation: number): void {
+    if (generation === 0 && objectNumber < SHARED_OBJECT_NUMBERS) return;
+    this.references.add(`${objectNumber} ${generation}`);
+    if (this.references.size > this.limits.references) {
+      this.fail(`the PDF uses more than ${count(this.limits.references)} object numbers of ${count(SHARED_OBJECT_NUMBERS)} or more (or generations other than 0); saving it anew with a PDF tool numbers its objects from 1`);
+    }
   }
 
   /** What a stream may still inflate to: the document's remaining allowance, at most `cap`. */

@@ -1,10 +1,11 @@
 // Reads a caller's PDF into a pdf-lib context under a budget (budget.ts). pdf-lib's parser is kept
 // for everything it does well (its tolerance of damaged files is what real hybrid invoices need),
 // with three changes made through the hooks a subclass may override:
-// - every value, nesting level, stream, name and reference is charged before it is kept;
+// - every value, nesting level, stream, name and reference is charged as it is read;
 // - object streams are decoded by stream-decode.ts under the budget and parsed here, and
 //   cross-reference streams are not decoded at all (pdf-lib reads only their trailer entries);
 //   pdf-lib's own handling of both inflates the whole stream as it loads the file;
+// - cross-reference tables are stepped over: pdf-lib discards them, but not the references they name;
 // - the first overdraft ends the read. pdf-lib recovers from any error inside an object by
 //   skipping to `endobj`, so a budget error is thrown again at every later step until it escapes.
 
@@ -67,15 +68,15 @@ function charged<Base extends ParserClass>(base: Base) {
         const byte: number | undefined = this.bytes.peekAt(end);
         if (byte === undefined || NAME_END.has(byte)) break;
       }
-      this.budget.name(end - start);
+      this.budget.nameLength(end - start);
       const name = super.parseName();
-      this.budget.intern(name.asString());
+      this.budget.name(name.asString());
       return name;
     }
 
     protected override parseNumberOrRef(): PDFNumber | PDFRef {
       const value = super.parseNumberOrRef();
-      if (value instanceof PDFRef) this.budget.intern(value.tag);
+      if (value instanceof PDFRef) this.budget.reference(value.objectNumber, value.generationNumber);
       return value;
     }
 
@@ -89,17 +90,35 @@ function charged<Base extends ParserClass>(base: Base) {
 }
 
 class DocumentParser extends charged(PDFParser) {
+  /** The last two integers read: before an indirect object's value, its header's number and generation. */
+  private lastIntegers: [number, number] = [0, 0];
+
   constructor(bytes: Uint8Array, budget: PdfBudget) {
     super(bytes, Infinity, false, false);
     this.budget = budget;
+  }
+
+  // pdf-lib reads a cross-reference table only to throw it away (it finds objects by scanning the
+  // file), and interns a reference per entry as it goes: the table's entries are stepped over with
+  // its keyword, so pdf-lib finds an empty table and reads the trailer after it.
+  protected override matchKeyword(keyword: number[]): boolean {
+    if (!super.matchKeyword(keyword)) return false;
+    if (isXrefKeyword(keyword)) while (!this.bytes.done() && XREF_ENTRY_BYTES.has(this.bytes.peek())) this.bytes.next();
+    return true;
+  }
+
+  protected override parseRawInt(): number {
+    const value = super.parseRawInt();
+    this.lastIntegers = [this.lastIntegers[1], value];
+    return value;
   }
 
   // pdf-lib looks at an indirect object's value after this returns: an object stream handed back
   // empty has nothing left for it to expand, a cross-reference stream nothing left to inflate.
   override parseObject(): PDFObject {
     const indirect = this.budget.atTopLevel;
-    // pdf-lib interned the object's own reference while reading its header.
-    if (indirect) this.budget.intern();
+    // pdf-lib interned the object's own reference while reading its header (`12 0 obj`).
+    if (indirect) this.budget.reference(...this.lastIntegers);
     const object = super.parseObject();
     if (!indirect || !(object instanceof PDFRawStream)) return object;
     const type = object.dict.lookup(PDFName.of("Type"));
@@ -116,6 +135,11 @@ class DocumentParser extends charged(PDFParser) {
     return PDFRawStream.of(this.context.obj({ Type: "ObjStm", N: 0, First: 0 }), new Uint8Array(0));
   }
 }
+
+const XREF = [0x78, 0x72, 0x65, 0x66];
+const isXrefKeyword = (keyword: number[]) => keyword.length === XREF.length && keyword.every((byte, i) => byte === XREF[i]);
+/** What a cross-reference table's subsections are written with: digits, white space, `n` and `f`. */
+const XREF_ENTRY_BYTES = new Set([..."0123456789nf \t\r\n\f\0"].map((c) => c.charCodeAt(0)));
 
 /** The trailer entries of a cross-reference stream, over no entries (pdf-lib discards the entries it reads). */
 function trailerEntries(stream: PDFRawStream): PDFRawStream {
@@ -156,9 +180,8 @@ class ObjectStreamReader extends charged(PDFObjectStreamParser) {
     for (const { objectNumber, offset } of entries) {
       this.bytes.moveTo(this.first + offset);
       const object = this.parseObject();
-      const ref = PDFRef.of(objectNumber, 0);
-      this.budget.intern(ref.tag);
-      context.assign(ref, object);
+      this.budget.reference(objectNumber, 0);
+      context.assign(PDFRef.of(objectNumber, 0), object);
     }
   }
 }

@@ -3,7 +3,8 @@
 // the process's high-water mark (maxRSS), so an allocation freed before the check still counts.
 
 import { describe, expect, test } from "bun:test";
-import { PDF_LIMITS } from "../../src/pdf/budget.ts";
+import { heapStats } from "bun:jsc";
+import { PDF_LIMITS, SHARED_OBJECT_NUMBERS } from "../../src/pdf/budget.ts";
 import { extractInvoiceXml, type PdfExtraction } from "../../src/pdf/attachments.ts";
 import { hybridFindings } from "../../src/pdf/hybrid-checks.ts";
 import { validateDocument, type Engine } from "../../src/validation/validate.ts";
@@ -102,11 +103,42 @@ describe("the structure is bounded too", () => {
     await expectRefused(hybridPdf(empty, { extra: Array.from({ length: 20 }, () => empty) }), /more than 10 streams/, { streams: 10 });
   });
 
-  // pdf-lib keeps every name and reference it meets for the life of the process.
   test("distinct names past the limit, and a name past the length PDF allows", async () => {
-    const names = Array.from({ length: PDF_LIMITS.interned + 1 }, (_, i) => `/n${i}`).join(" ");
-    await expectRefused(rawPdf(["<< /Type /Catalog >>", `[${names}]`]), /more than 10,000 distinct names and object references/);
+    const names = Array.from({ length: PDF_LIMITS.names + 1 }, (_, i) => `/n${i}`).join(" ");
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `[${names}]`]), /more than 4,000 distinct names/);
     await expectRefused(rawPdf(["<< /Type /Catalog >>", `/${"n".repeat(500_000)}`]), /a name longer than 127 bytes/);
+  });
+
+  test("object numbers outside the range every document shares, in references and in headers", async () => {
+    const high = (i: number) => SHARED_OBJECT_NUMBERS + i;
+    const references = Array.from({ length: PDF_LIMITS.references + 1 }, (_, i) => `${high(i)} 0 R`).join(" ");
+    await expectRefused(rawPdf(["<< /Type /Catalog >>", `[${references}]`]), /more than 1,000 object numbers of 50,000 or more/);
+    const headers = Array.from({ length: PDF_LIMITS.references + 1 }, (_, i) => `${high(i)} 0 obj null endobj\n`).join("");
+    await expectRefused(new TextEncoder().encode(`%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n${headers}trailer << /Root 1 0 R >>\n`), /object numbers of 50,000 or more/);
+    // The shared range is free: a thousand and one references below it are read.
+    const shared = Array.from({ length: PDF_LIMITS.references + 1 }, (_, i) => `${i + 10} 0 R`).join(" ");
+    expect(await extractInvoiceXml(rawPdf(["<< /Type /Catalog >>", `[${shared}]`]))).toMatchObject({ reason: "no-invoice-xml" });
+  });
+
+  // pdf-lib keeps every name and reference it meets for the life of the process: before the
+  // budget, each of these documents left tens of MiB behind in the worker that read it.
+  test("what a document can leave behind in the process is bounded", async () => {
+    const documents = Array.from({ length: 6 }, (_, d) => {
+      const tag = `${d}${Date.now().toString(36)}`;
+      const base = 1_000_000 * (d + 1) + (Date.now() % 1_000_000);
+      const entries = Array.from({ length: 40_000 }, (_, i) => `${String(i).padStart(10, "0")} 00000 n \n`).join("");
+      return [
+        rawPdf(["<< /Type /Catalog >>", `[${Array.from({ length: 60_000 }, (_, i) => `/${tag}x${i}`).join(" ")}]`]),
+        rawPdf(["<< /Type /Catalog >>", `[${Array.from({ length: 60_000 }, (_, i) => `${base + i} 0 R`).join(" ")}]`]),
+        // A cross-reference table whose entries name objects no document has.
+        new TextEncoder().encode(`%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\nxref\n${base} 40000\n${entries}trailer << /Root 1 0 R >>\n%%EOF\n`),
+      ];
+    });
+    Bun.gc(true);
+    const before = heapStats().heapSize;
+    for (const pdfs of documents) for (const pdf of pdfs) await extractInvoiceXml(pdf);
+    Bun.gc(true);
+    expect((heapStats().heapSize - before) / MIB).toBeLessThan(32);
   });
 
   test("a file whose damage makes the parser rescan it is given up at the deadline", async () => {
