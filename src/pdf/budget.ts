@@ -11,7 +11,7 @@
 // document and cost that pool a bounded amount once; the rest, like names, are limited per document.
 
 export interface PdfLimits {
-  /** Values parsed, direct or indirect: each array element and dictionary value counts. */
+  /** Values parsed, direct or indirect (each array element and dictionary value), and object-stream entries. */
   objects: number;
   /** Arrays and dictionaries inside one another. */
   depth: number;

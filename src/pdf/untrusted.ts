@@ -1,6 +1,6 @@
 // Reads a caller's PDF into a pdf-lib context under a budget (budget.ts). pdf-lib's parser is kept
 // for everything it does well (its tolerance of damaged files is what real hybrid invoices need),
-// with three changes made through the hooks a subclass may override:
+// changed only through the hooks a subclass may override:
 // - every value, nesting level, stream, name and reference is charged as it is read;
 // - object streams are decoded by stream-decode.ts under the budget and parsed here, and
 //   cross-reference streams are not decoded at all (pdf-lib reads only their trailer entries);
