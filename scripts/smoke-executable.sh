@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of the built executable, alone in an empty folder: the offline `validate` judges a valid
 # and an invalid corpus document (without network when `unshare -n` is allowed), its own CLI makes
-# an organization and a key, `serve` starts, GET /v1/me and POST /v1/validate answer with that key,
-# and the server stops.
+# an organization and a key, `serve` starts, GET /v1/me, POST /v1/validate, POST /v1/parse and
+# POST /v1/generate (XML, and a hybrid PDF judged whole) answer with that key, and the server stops:
+# every kind of engine job runs in the executable's own worker.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exe="$root/dist/einvoice"
@@ -12,17 +13,30 @@ invalid="$corpus/en16931-cen/test/CreditNote-unit-UBL/BR-02/BR-02_t02.xml"
 work="$(mktemp -d)"
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp "$exe" "$work/einvoice"
+# A generate request from the test fixtures (the checkout's bun, before the executable is alone).
+"$root/node_modules/.bin/bun" -e '
+  const { LOCALES, SCENARIOS } = await import(process.argv[1]);
+  const invoice = SCENARIOS[0].build(LOCALES.de);
+  await Bun.write(process.argv[2], JSON.stringify({ standard: "xrechnung", output: "xml", invoice }));
+  await Bun.write(process.argv[3], JSON.stringify({ standard: "facturx", profile: "en16931", output: "pdf", invoice }));
+' "$root/test/generate/fixtures.ts" "$work/generate-xml.json" "$work/generate-pdf.json"
 cd "$work"
 
 fail() { echo "smoke test failed: $*"; [ -f serve.log ] && cat serve.log; exit 1; }
 
-# Prints the body of METHOD URL (with the key; a file as application/xml body); fails on a non-2xx.
+# Prints the body of METHOD URL (with the key; a file as body, application/xml unless a type is
+# given; a binary answer as its size and first bytes); fails on a non-2xx.
 request() {
   node -e '
-    const [method, url, key, file] = process.argv.slice(1);
+    const [method, url, key, file, type = "application/xml"] = process.argv.slice(1);
     const body = file ? require("node:fs").readFileSync(file) : undefined;
-    const headers = { authorization: "Bearer " + key, ...(file ? { "content-type": "application/xml" } : {}) };
-    fetch(url, { method, headers, body }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(1));
+    const headers = { authorization: "Bearer " + key, ...(file ? { "content-type": type } : {}) };
+    fetch(url, { method, headers, body }).then(async (r) => {
+      const bytes = Buffer.from(await r.arrayBuffer());
+      const pdf = (r.headers.get("content-type") ?? "").startsWith("application/pdf");
+      process.stdout.write(pdf ? `${bytes.subarray(0, 8).toString("latin1")} ${bytes.length} bytes ${r.headers.get("x-validation")}` : bytes.toString());
+      process.exit(r.ok ? 0 : 1);
+    }, () => process.exit(1));
   ' "$@"
 }
 
@@ -68,8 +82,15 @@ if [ -f "$valid" ]; then
   body="$(request POST "http://127.0.0.1:$port/v1/validate" "$key" "$valid")" || fail "POST /v1/validate: $body"
   echo "$body" | grep -q '"valid":true' || fail "POST /v1/validate: $body"
   echo "$body" | grep -q '"profileDetected":"xrechnung"' || fail "POST /v1/validate: $body"
-  validated=", POST /v1/validate judged a valid XRechnung"
+  body="$(request POST "http://127.0.0.1:$port/v1/parse" "$key" "$valid")" || fail "POST /v1/parse: $body"
+  echo "$body" | grep -q '"format":"ubl"' || fail "POST /v1/parse: $body"
+  validated=", POST /v1/validate judged a valid XRechnung, POST /v1/parse read it"
 fi
+body="$(request POST "http://127.0.0.1:$port/v1/generate" "$key" generate-xml.json application/json)" || fail "POST /v1/generate: $body"
+echo "$body" | grep -q 'CrossIndustryInvoice' || fail "POST /v1/generate: $body"
+body="$(request POST "http://127.0.0.1:$port/v1/generate" "$key" generate-pdf.json application/json)" || fail "POST /v1/generate (PDF): $body"
+echo "$body" | grep -q '^%PDF-.* bytes pass' || fail "POST /v1/generate (PDF): $body"
+validated="$validated, POST /v1/generate wrote XRechnung CII and a Factur-X hybrid PDF judged valid"
 kill "$pid"
 wait "$pid" || true
 echo "executable smoke test: ok (GET /v1/me answered for org smoke$validated)"
