@@ -6,7 +6,8 @@
 
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
-import { decodeStream } from "./stream-decode.ts";
+import { decodeStream, StreamOverCap } from "./stream-decode.ts";
+import { XML_LIMITS } from "../syntax/xml-policy.ts";
 import { readUntrustedPdf } from "./untrusted.ts";
 
 /** Accepted invoice file names, case-sensitive, in order of preference. */
@@ -41,6 +42,11 @@ export type PdfExtraction =
 /** Limits below the defaults of budget.ts (tests). */
 export type ExtractOptions = Partial<PdfLimits>;
 
+/**
+ * The embedded invoice is held to the XML reading policy's size before it is inflated further (real
+ * hybrids carry megabytes of base64 attachments inside the XML, so not to the XML body limit).
+ */
+const MAX_INVOICE_XML_BYTES = XML_LIMITS.maxBytes;
 /** XMP packets are a few kilobytes; the checks parse this one into a DOM. */
 const MAX_XMP_BYTES = 1024 * 1024;
 // Name trees are shallow in practice; the cap and the visited set stop cycles and deep chains.
@@ -82,9 +88,12 @@ function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): 
     const stream = embeddedStream(spec.dict);
     if (!stream) return { ok: false, reason: "no-invoice-xml", message: `attachment ${name} has no embedded file stream`, ...metadata };
     try {
-      return { ok: true, xml: decodeStream(stream, budget), name, ...metadata };
+      return { ok: true, xml: decodeStream(stream, budget, MAX_INVOICE_XML_BYTES), name, ...metadata };
     } catch (error) {
       if (error instanceof PdfOverBudget) throw error;
+      if (error instanceof StreamOverCap) {
+        return { ok: false, reason: "over-budget", message: `the embedded ${name} would inflate past ${XML_LIMITS.maxBytes / 1024 / 1024} MiB, the most an invoice XML may be` };
+      }
       return unreadable(`attachment ${name} could not be decoded: ${messageOf(error)}`);
     }
   }

@@ -83,6 +83,9 @@ function sliced(stream: PDFRawStream, filter: PDFName, parms: PDFObject | undefi
   return out;
 }
 
+/** A stream longer than the cap of its kind (a plain error: the document may still be read). */
+export class StreamOverCap extends Error {}
+
 function tooLarge(cap: number): never {
-  throw new Error(`the stream decodes to more than ${cap.toLocaleString("en-US")} bytes`);
+  throw new StreamOverCap(`the stream decodes to more than ${cap.toLocaleString("en-US")} bytes`);
 }

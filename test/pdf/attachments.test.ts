@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AFRelationship, PDFDocument } from "pdf-lib";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
+import { XML_LIMITS } from "../../src/syntax/xml-policy.ts";
 import { corpusFile, corpusRows, hasCorpus } from "../support/corpus.ts";
 
 const INVOICE = new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`);
@@ -44,6 +45,12 @@ describe("extraction from generated PDFs", () => {
     const big = new TextEncoder().encode(`<a>${" ".repeat(4_000_000)}</a>`);
     const x = await extractInvoiceXml(await pdfWith([{ name: "factur-x.xml", data: big }]), { inflatedBytes: 1_000_000 });
     expect(x).toMatchObject({ ok: false, reason: "over-budget", message: expect.stringContaining("would inflate past 1,000,000 bytes") });
+  });
+
+  test("the embedded invoice is held to the XML reading policy's size, within the document's inflate budget", async () => {
+    const big = new TextEncoder().encode(`<a>${" ".repeat(XML_LIMITS.maxBytes)}</a>`);
+    const x = await extractInvoiceXml(await pdfWith([{ name: "factur-x.xml", data: big }]));
+    expect(x).toMatchObject({ ok: false, reason: "over-budget", message: `the embedded factur-x.xml would inflate past ${XML_LIMITS.maxBytes / 1024 / 1024} MiB, the most an invoice XML may be` });
   });
 
   test("not a PDF, empty, and every truncation of a real PDF return a clear error", async () => {
