@@ -6,6 +6,7 @@
  * `schxslt:location` function's `/Q{ns}Invoice[1]/@Q{}currencyID` form.
  */
 import { INDEXED_CHILDREN, Kind, XNode } from "./document.ts";
+import { lowerBound } from "./xpath/axes.ts";
 import { fail } from "./xpath/errors.ts";
 import { itemString, type Sequence } from "./xpath/values.ts";
 
@@ -160,15 +161,7 @@ function elementNumber(element: XNode): number {
     }
     return number;
   }
-  const named = parent.childrenNamed(element.ns, element.local);
-  let low = 0;
-  let high = named.length - 1;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (named[middle].order < element.order) low = middle + 1;
-    else high = middle;
-  }
-  return low + 1;
+  return lowerBound(parent.childrenNamed(element.ns, element.local), element.order) + 1;
 }
 
 /**

@@ -3,9 +3,9 @@
  * keys under which the engine indexes them: the element names a pattern's last step can match, so
  * a rule is only ever tried on nodes of those names.
  */
-import { Kind, nameKey, XNode } from "./document.ts";
+import { Kind, nameKey, XNode, type XDocument } from "./document.ts";
 import type { Expr } from "./xpath/ast.ts";
-import { compileTest, type CompiledTest } from "./xpath/axes.ts";
+import { compileTest, lowerBound, type CompiledTest } from "./xpath/axes.ts";
 import { compile, compileBoolean, isBooleanPredicate, type Test } from "./xpath/compile.ts";
 import type { Evaluate, Runtime, Scope } from "./xpath/context.ts";
 import { effectiveBoolean } from "./xpath/values.ts";
@@ -23,6 +23,8 @@ interface PatternStep {
   attribute: boolean;
   /** A predicate that may be a position counts among the node's like-named siblings; any other is a test of the node alone. */
   predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test })[];
+  /** For positional predicates: the siblings passing `test`, listed once per parent (see {@link predicateHolds}). */
+  siblings: WeakMap<XNode, readonly XNode[]>;
   /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
   separator: "/" | "//";
 }
@@ -59,6 +61,8 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
     // A numeric predicate counts among the union's matches: only implemented for absolute alternatives.
     if (!inner.absolute && !expr.predicates.every(isBooleanPredicate)) fail("XTSE0340", `unsupported match pattern (possibly positional predicate on a relative union): ${source}`);
     const predicates = expr.predicates.map((predicate) => compile(predicate, scope));
+    // The union's matches in a document, listed once: not once per node a position is asked of.
+    const matchesIn = new WeakMap<XDocument, readonly XNode[]>();
     return {
       keys: inner.keys,
       absolute: inner.absolute,
@@ -67,8 +71,10 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
         for (const predicate of predicates) {
           const result = predicate({ item: node, position: 1, size: 1 }, runtime);
           if (result.length === 1 && isNumeric(result[0] as never)) {
-            const matching = runtime.document.nodes.filter((candidate) => inner.matches(candidate, runtime));
-            if (Number(String(result[0])) !== matching.indexOf(node) + 1) return false;
+            const document = runtime.document;
+            let matching = matchesIn.get(document);
+            if (!matching) matchesIn.set(document, (matching = document.nodes.filter((candidate) => inner.matches(candidate, runtime))));
+            if (Number(String(result[0])) !== lowerBound(matching, node.order) + 1) return false;
           } else if (!effectiveBoolean(result)) return false;
         }
         return true;
@@ -128,6 +134,7 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
       predicates: step.predicates.map((predicate) =>
         isBooleanPredicate(predicate) ? { positional: false as const, test: compileBoolean(predicate, scope) } : { positional: true as const, evaluate: compile(predicate, scope) },
       ),
+      siblings: new WeakMap(),
       separator,
     });
     separator = "/";
@@ -183,14 +190,21 @@ function matchStep(branch: Branch, index: number, node: XNode, runtime: Runtime)
   return false;
 }
 
-/** A predicate of a pattern step sees the node's position among its siblings that pass the step's test. */
+/**
+ * A predicate of a pattern step sees the node's position among its siblings that pass the step's
+ * test. Those are listed once per parent, and the node found among them by its order number: a
+ * rule such as XRechnung's `cac:PrepaidPayment[$isExtension]` (a variable may hold a number) tried
+ * on each of many like-named siblings was quadratic in their number otherwise.
+ */
 function predicateHolds(predicate: PatternStep["predicates"][number], step: PatternStep, node: XNode, runtime: Runtime): boolean {
   if (!predicate.positional) return predicate.test({ item: node, position: 1, size: 1 }, runtime);
   let position = 1;
   let size = 1;
-  if (node.parent) {
-    const siblings = (step.attribute ? node.parent.attributes : node.parent.children).filter((sibling) => step.test.matches(sibling));
-    position = siblings.indexOf(node) + 1;
+  const parent = node.parent;
+  if (parent) {
+    let siblings = step.siblings.get(parent);
+    if (!siblings) step.siblings.set(parent, (siblings = (step.attribute ? parent.attributes : parent.children).filter((sibling) => step.test.matches(sibling))));
+    position = lowerBound(siblings, node.order) + 1;
     size = siblings.length;
   }
   const result = predicate.evaluate({ item: node, position, size }, runtime);

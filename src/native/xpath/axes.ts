@@ -212,7 +212,8 @@ function inSubtree(list: readonly XNode[], node: XNode): readonly XNode[] {
   return from === 0 && to === list.length ? list : list.slice(from, to);
 }
 
-function lowerBound(list: readonly XNode[], order: number): number {
+/** Where a node of `order` is, or would be, in `list` (nodes in document order): the first index not before it. */
+export function lowerBound(list: readonly XNode[], order: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
