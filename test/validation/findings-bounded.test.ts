@@ -1,9 +1,9 @@
 // Documents under the 1 MB body limit that fail rules tens of thousands of times are judged in
 // bounded time and answered with a bounded verdict: at most 100 findings per rule id, 1,000 and
 // 512 Ki characters of text in all, then one FINDINGS_TRUNCATED finding counting the rest, with
-// `valid` what it would be without the caps. A UBL invoice with 250,000 empty unknown elements took
-// the 30 s deadline (every one fails Peppol's "no empty elements" rule, and locating each finding
-// counted its preceding siblings); 250 nested invoice lines answered tens of megabytes.
+// `valid` what it would be without the caps. A UBL invoice with 250,000 empty unknown elements ran
+// into the request deadline (every one fails Peppol's "no empty elements" rule, and locating each
+// finding counted its preceding siblings); 250 nested invoice lines answered tens of megabytes.
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -47,7 +47,7 @@ describe("a verdict stays bounded whatever the number of findings", () => {
     const xml = ubl(PEPPOL, "</Invoice>", "<a/>".repeat(elements));
     expect(xml.length).toBeGreaterThan(MB);
     const { result, ms, bytes } = await judge(xml);
-    // It ran into the 30 s deadline; judging it now takes a second or two on a quiet machine.
+    // Generous: it ran into the request deadline; this only proves it no longer does.
     expect(ms).toBeLessThan(15_000);
     expect(bytes).toBeLessThan(MB);
     expect(result.valid).toBe(false);
@@ -63,7 +63,7 @@ describe("a verdict stays bounded whatever the number of findings", () => {
 
   test("50,000 prepaid payments: XRechnung's positional-looking rule context cac:PrepaidPayment[$isExtension] stays linear", async () => {
     const { result, ms } = await judge(ubl(XRECHNUNG, "</Invoice>", "<cac:PrepaidPayment/>".repeat(50_000)));
-    // 20,000 of them took 38 s.
+    // Generous: fewer of them ran past the request deadline.
     expect(ms).toBeLessThan(15_000);
     expect(result.valid).toBe(false);
     expect(count(result, "PEPPOL-EN16931-R008")).toBe(100);
