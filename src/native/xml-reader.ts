@@ -34,6 +34,8 @@ function nameEnd(text: string, pos: number): number {
   return pos;
 }
 
+const NO_PREFIXES: readonly string[] = [];
+
 const BANG = 33;
 const QUESTION = 63;
 const SLASH = 47;
@@ -49,13 +51,18 @@ export function readXml(input: string | Uint8Array): XDocument {
   const nodes = built.nodes;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let current = document;
-  // The namespace bindings in scope, copied only where an element declares some; one entry per open element.
-  let bindings = new Map([["xml", XML_NS]]);
-  const scopes: Map<string, string>[] = [];
+  // The namespace bindings in scope: per prefix, the URIs its open declarations bind, innermost
+  // last; per open element, the prefixes it declared, unbound when it closes. (Copying every
+  // binding in scope for each declaring element was quadratic in a document of many declarations.)
+  const bindings = new Map<string, string[]>([["xml", [XML_NS]]]);
+  const declaredBy: (readonly string[])[] = [];
+  const unbind = (prefixes: readonly string[]) => {
+    for (const prefix of prefixes) bindings.get(prefix)!.pop();
+  };
   const fail = (message: string): never => {
     throw new XmlError(message, pos);
   };
-  const resolve = (prefix: string): string => bindings.get(prefix) ?? (prefix === "" ? "" : fail(`undeclared prefix "${prefix}"`));
+  const resolve = (prefix: string): string => bindings.get(prefix)?.at(-1) ?? (prefix === "" ? "" : fail(`undeclared prefix "${prefix}"`));
   let sawRoot = false;
   const names = new Map<string, Name>();
   // Attribute names and values of the start tag being read, reused from tag to tag.
@@ -105,7 +112,7 @@ export function readXml(input: string | Uint8Array): XDocument {
       while (isSpace(text.charCodeAt(pos))) pos++;
       if (text.charCodeAt(pos) !== GT) fail("malformed end tag");
       pos++;
-      bindings = scopes.pop()!;
+      unbind(declaredBy.pop()!);
       current.end = nodes.length - 1;
       current = current.parent!;
     } else {
@@ -148,16 +155,19 @@ export function readXml(input: string | Uint8Array): XDocument {
         rawValues.push(unescape(rawValue.replace(/[\t\n]/g, " "), pos, fail));
         pos = close + 1;
       }
-      scopes.push(bindings);
       const count = rawNames.length;
-      let declarations = 0;
+      let declared: string[] | undefined;
       for (let i = 0; i < count; i++) {
         const name = rawNames[i];
         if (name !== "xmlns" && !name.startsWith("xmlns:")) continue;
-        declarations++;
-        if (bindings === scopes[scopes.length - 1]) bindings = new Map(bindings);
-        bindings.set(name === "xmlns" ? "" : name.slice(6), rawValues[i]);
+        const prefix = name === "xmlns" ? "" : name.slice(6);
+        (declared ??= []).push(prefix);
+        let uris = bindings.get(prefix);
+        if (!uris) bindings.set(prefix, (uris = []));
+        uris.push(rawValues[i]);
       }
+      const declarations = declared?.length ?? 0;
+      declaredBy.push(declared ?? NO_PREFIXES);
       const elementName = split(qname);
       const ns = resolve(elementName.prefix);
       const attributes: XNode[] | undefined = count > declarations ? [] : undefined;
@@ -193,7 +203,7 @@ export function readXml(input: string | Uint8Array): XDocument {
       }
       current.children.push(element);
       if (current === document) sawRoot = true;
-      if (selfClosing) bindings = scopes.pop()!;
+      if (selfClosing) unbind(declaredBy.pop()!);
       else current = element;
     }
   }
