@@ -41,7 +41,7 @@ beforeAll(async () => {
 const truncation = (result: ValidationResult) => [...result.errors, ...result.warnings].filter((f) => f.ruleId === FINDINGS_TRUNCATED);
 const count = (result: ValidationResult, ruleId: string) => [...result.errors, ...result.warnings].filter((f) => f.ruleId === ruleId).length;
 
-describe("a verdict stays bounded whatever the number of findings", () => {
+describe("documents under the body limit: bounded time, bounded verdict", () => {
   test("1 MB of empty unknown elements: judged in seconds, a small answer that counts what it left out", async () => {
     const elements = 250_000;
     const xml = ubl(PEPPOL, "</Invoice>", "<a/>".repeat(elements));
@@ -67,6 +67,13 @@ describe("a verdict stays bounded whatever the number of findings", () => {
     expect(ms).toBeLessThan(15_000);
     expect(result.valid).toBe(false);
     expect(count(result, "PEPPOL-EN16931-R008")).toBe(100);
+  }, 60_000);
+
+  test("1 MB of payment ids: CEN's one-distinct-payment-id rule (UBL-SR-44) stays linear", async () => {
+    const { result, ms } = await judge(UBL.replace("<cbc:PaymentID>", `${"<cbc:PaymentID>1</cbc:PaymentID>".repeat(32_000)}<cbc:PaymentID>`));
+    // Generous: it compared every payment id with every one before it, past the request deadline.
+    expect(ms).toBeLessThan(15_000);
+    expect(result.errors.map((f) => f.ruleId)).toEqual(["UBL-SR-44", "UBL-SR-26"]);
   }, 60_000);
 
   test("invoice lines nested 250 deep: each location is 20 KB, the answer still stays under 1 MB", async () => {

@@ -10,6 +10,7 @@ import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from
 import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, hasChildNode, REVERSE_AXES, type CompiledTest } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftInvariants } from "./invariants.ts";
+import { compileEarlierEquality } from "./earlier-equality.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
 import { dependence, Depends, hoist, hoistPerNode, perRangeItem, soleRangeVariable, worthHoisting } from "./hoist.ts";
@@ -60,7 +61,8 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       if (op === "=" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
         const left = compile(expr.left, scope);
         const right = compile(expr.right, scope);
-        return (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
+        const generic: Test = (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
+        return compileEarlierEquality(expr, scope, { left, right, generic }, compile) ?? generic;
       }
       // No result sequence, nor one for a right operand `.`: the Factur-X parent-line test asks
       // `not($other is .)` once per pair of lines.
