@@ -16,6 +16,8 @@ export interface MarkupLimits {
   maxNameLength: number;
   /** Characters in one text run, attribute value, comment or CDATA section. */
   maxTextLength: number;
+  /** Elements in the whole document, for readers that build a tree of them (libxml2 has no such limit). */
+  maxElements?: number;
 }
 
 /** "line 3, column 14" of a UTF-16 index, for messages. */
@@ -119,6 +121,8 @@ export function checkMarkup(text: string, limits: MarkupLimits): void {
   };
 
   let depth = 0;
+  let elements = 0;
+  const maxElements = limits.maxElements ?? Infinity;
   let pos = 0;
   while (pos < text.length) {
     const lt = text.indexOf("<", pos);
@@ -146,6 +150,9 @@ export function checkMarkup(text: string, limits: MarkupLimits): void {
       pos = end + 1;
     } else {
       if (depth + 1 > limits.maxDepth) malformed(lt, `elements are nested more than ${limits.maxDepth} levels deep`);
+      if (++elements > maxElements) {
+        throw new XmlRefused("XML_REFUSED", `the document has more than ${maxElements.toLocaleString("en-US")} elements, the most read into a document tree (a 1 MB invoice has about 50,000)`);
+      }
       const tag = startTag(lt);
       if (!tag.empty) depth++;
       pos = tag.end;

@@ -24,18 +24,24 @@ export const XML_LIMITS: MarkupLimits & { maxBytes: number } = {
   maxTextLength: 10_000_000,
 };
 
+/**
+ * Readers that build a DOM (parse, the XMP of a hybrid) also bound the element count: a DOM node
+ * costs hundreds of bytes, so a megabyte of empty elements would be hundreds of MiB per worker.
+ */
+export const DOM_LIMITS: MarkupLimits & { maxBytes: number } = { ...XML_LIMITS, maxElements: 100_000 };
+
 /** The text of caller XML, or an `XmlRefused` saying which rule of the policy it breaks and where. */
-export function readXmlText(xml: Uint8Array | string): string {
+export function readXmlText(xml: Uint8Array | string, limits = XML_LIMITS): string {
   // A string's UTF-8 form is never shorter than its UTF-16 length, so this bound is safe for both.
   const size = typeof xml === "string" ? xml.length : xml.byteLength;
-  if (size > XML_LIMITS.maxBytes) {
-    throw new XmlRefused("XML_REFUSED", `the XML document of ${size} ${typeof xml === "string" ? "characters" : "bytes"} exceeds the ${XML_LIMITS.maxBytes}-byte limit`);
+  if (size > limits.maxBytes) {
+    throw new XmlRefused("XML_REFUSED", `the XML document of ${size} ${typeof xml === "string" ? "characters" : "bytes"} exceeds the ${limits.maxBytes}-byte limit`);
   }
   const text = typeof xml === "string" ? xml : decodeXml(xml);
   const forbidden = firstForbiddenChar(text);
   if (forbidden) {
     throw new XmlRefused("XML_MALFORMED", `the document contains ${forbidden.name} at ${positionOf(text, forbidden.index)}, a character XML 1.0 does not allow`);
   }
-  checkMarkup(text, XML_LIMITS);
+  checkMarkup(text, limits);
   return text;
 }

@@ -2,17 +2,18 @@
 // prefixed paths ("cac:Party/cbc:EndpointID"), the prefixes bound by the binding, not the document.
 
 import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
-import { readXmlText } from "./xml-policy.ts";
+import { DOM_LIMITS, readXmlText } from "./xml-policy.ts";
 
 export type { Element } from "@xmldom/xmldom";
 
 /**
  * Parses XML bytes or text under the XML reading policy (xml-policy.ts), which refuses, among
  * others, a DOCTYPE before parsing: invoices never need one, and it is the door to entity
- * expansion and external fetches. A policy refusal is thrown as is (`XmlRefused`).
+ * expansion and external fetches, and more elements than a tree of them should cost
+ * (`DOM_LIMITS`). A policy refusal is thrown as is (`XmlRefused`).
  */
 export function parseXml(xml: Uint8Array | string): Document {
-  const text = readXmlText(xml);
+  const text = readXmlText(xml, DOM_LIMITS);
   try {
     return new DOMParser({
       // Throwing from onError makes xmldom stop on errors it would otherwise recover from.

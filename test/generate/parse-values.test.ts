@@ -7,6 +7,7 @@ import { parseDocument } from "../../src/generate/parse.ts";
 import { GenerateError } from "../../src/generate/errors.ts";
 import { LOCALES, SCENARIOS } from "./fixtures.ts";
 import { decimalOf } from "../../src/invoice/to-model.ts";
+import { DOM_LIMITS, readXmlText } from "../../src/syntax/xml-policy.ts";
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 const QUANTITY = { ubl: /(<cbc:InvoicedQuantity[^>]*>)[^<]*/, cii: /(<ram:BilledQuantity[^>]*>)[^<]*/ };
@@ -34,4 +35,13 @@ for (const syntax of ["ubl", "cii"] as const) {
 test("decimalOf reads the largest doubles exactly instead of rounding them to Infinity", () => {
   expect(decimalOf(Number.MAX_VALUE)).toBe(`17976931348623157${"0".repeat(292)}`);
   expect(decimalOf(-Number.MAX_VALUE)).toStartWith("-17976931348623157");
+});
+
+test("parse reads at most DOM_LIMITS.maxElements elements into a tree (a megabyte of empty elements cost 200 MiB); the rule engines' reading has no such limit", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+  const flooded = new TextEncoder().encode(xml.replace(/(<cbc:ID>)/, `${"<X/>".repeat(DOM_LIMITS.maxElements!)}$1`));
+  const refusal = await parseDocument(flooded).catch((error: unknown) => error);
+  expect(refusal).toMatchObject({ status: 400, code: "PARSE_FAILED" });
+  expect((refusal as Error).message).toContain(`more than ${DOM_LIMITS.maxElements!.toLocaleString("en-US")} elements`);
+  expect(readXmlText(flooded).length).toBeGreaterThan(DOM_LIMITS.maxElements! * 4);
 });
