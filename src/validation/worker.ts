@@ -3,12 +3,14 @@ import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "./engine";
 import { isPdf, validateDocument } from "./validate";
 import { failureReply, type WorkerReply, type WorkerRequest } from "./worker-protocol";
+import { lowerThreadPriority } from "./worker-priority";
 
 /**
  * An engine worker: holds its own compiled schemas and stylesheets and judges one document at a
  * time, or reads one, writes one or draws one PDF, off the thread that answers HTTP.
  */
 declare const self: Worker;
+lowerThreadPriority();
 const engine = createEngine(rulesetBundle());
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
