@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "./deps";
 import type { RouteDef } from "./route";
 import { runRoute } from "./pipeline";
+import { prepareSchema } from "./schema-check";
 import { buildOpenApi } from "./openapi";
 import { renderDocsPage } from "./docs-page";
 import { DOCS_CSP, PREFLIGHT_HEADERS } from "./headers";
@@ -48,6 +49,10 @@ const listenerOptions = (http: HttpSettings) => ({ idleTimeout: Math.ceil(http.b
  */
 export function createApp(deps: Deps, extraRoutes: RouteDef[] = [], http: HttpSettings = DEFAULT_HTTP_SETTINGS) {
   const routes = [...API_ROUTES, ...extraRoutes];
+  for (const route of routes) {
+    if (route.query) prepareSchema(route.query, "query");
+    if (route.body?.kind === "json") prepareSchema(route.body.schema, "body");
+  }
   const openapi = buildOpenApi(routes);
   const openapiJson = JSON.stringify(openapi);
   const docsHtml = renderDocsPage(openapi as Parameters<typeof renderDocsPage>[0]);
