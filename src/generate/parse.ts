@@ -34,7 +34,7 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
   const hybrid = isPdf(bytes);
   if (hybrid) {
     const extracted = await extractInvoiceXml(bytes);
-    if (!extracted.ok) throw failed(`the PDF carries no invoice XML: ${extracted.message}`);
+    if (!extracted.ok) throw failed(extracted.reason === "no-invoice-xml" ? `the PDF carries no invoice XML: ${extracted.message}` : extracted.message);
     xml = extracted.xml;
   }
   const detection = detect(xml, { hint: options.hint ?? "auto", hybrid });

@@ -1,6 +1,7 @@
 import { detect, type Detection, type FormatHint } from "../syntax/detect";
-import { decodeXml } from "../syntax/decode";
-import { extractInvoiceXml, type PdfExtraction } from "../pdf/attachments";
+import { readXmlText } from "../syntax/xml-policy";
+import { XmlRefused } from "../syntax/xml-refused";
+import { extractInvoiceXml, INVOICE_XML_NAMES, type PdfExtraction } from "../pdf/attachments";
 import { hybridFindings } from "../pdf/hybrid-checks";
 import { artifactPin } from "../rulesets/resolve";
 import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
@@ -98,7 +99,7 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   let extraction: Extract<PdfExtraction, { ok: true }> | undefined;
   if (isPdf(request.bytes)) {
     const extracted = await extractInvoiceXml(request.bytes);
-    if (!extracted.ok) return { kind: "rejected", message: `${extracted.message}; a hybrid PDF must embed its invoice as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml` };
+    if (!extracted.ok) return { kind: "rejected", message: extracted.reason === "no-invoice-xml" ? `${extracted.message}; a hybrid PDF must embed its invoice as ${INVOICE_XML_NAMES.join(", ")}` : extracted.message };
     xml = extracted.xml;
     hybrid = true;
     extraction = extracted;
@@ -138,7 +139,16 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const extra: Partial<ValidationResult> = {};
 
   const layers: RuleLayer[] = [...chosen.pipeline.rules];
-  const text = layers.length ? decodeXml(xml) : "";
+  let text = "";
+  try {
+    if (layers.length) text = readXmlText(xml);
+  } catch (error) {
+    // What the XSD step read but the rule engines' reading policy refuses (an encoding libxml2 knows
+    // and the policy does not) is the caller's document: a verdict, never an engine failure.
+    if (!(error instanceof XmlRefused)) throw error;
+    findings.add(fatal(error.ruleId, error.message), ...container);
+    return { kind: "result", result: assemble(base, findings.list()) };
+  }
   const facts: DocumentFacts = syntax && text ? readFacts(engine.schematron.document(text), syntax) : {};
   const overlay = FRANCE_CTC_OVERLAY[chosen.id];
   if (overlay && facts.businessProcess && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR") layers.push(overlay);
