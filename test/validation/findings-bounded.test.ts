@@ -76,6 +76,21 @@ describe("documents under the body limit: bounded time, bounded verdict", () => 
     expect(result.errors.map((f) => f.ruleId)).toEqual(["UBL-SR-44", "UBL-SR-26"]);
   }, 60_000);
 
+  test("1,400 VAT breakdowns and 1,400 allowances of one rate: each breakdown's sums stay linear (Factur-X EXTENDED, CEN)", async () => {
+    const tax = "<ram:ApplicableTradeTax><ram:CalculatedAmount>0</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode><ram:BasisAmount>0</ram:BasisAmount><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>25</ram:RateApplicablePercent></ram:ApplicableTradeTax>";
+    const allowance = "<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>0</ram:ActualAmount><ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>25</ram:RateApplicablePercent></ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>";
+    const xml = CII.replace(/(<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>)[^<]*/, "$1urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended").replace(
+      "</ram:ApplicableHeaderTradeSettlement>",
+      `${tax.repeat(1_400)}${allowance.repeat(1_400)}</ram:ApplicableHeaderTradeSettlement>`,
+    );
+    expect(xml.length).toBeLessThan(MB);
+    const { result, ms } = await judge(xml);
+    // Generous: every breakdown summed every allowance, past the request deadline.
+    expect(ms).toBeLessThan(15_000);
+    expect(result.profileDetected).toBe("facturx:extended");
+    expect(count(result, "BR-FXEXT-S08b")).toBe(100);
+  }, 60_000);
+
   test("invoice lines nested 250 deep: each location is 20 KB, the answer still stays under 1 MB", async () => {
     const xml = ubl(PEPPOL, "</Invoice>", "<cac:InvoiceLine>".repeat(250) + "</cac:InvoiceLine>".repeat(250));
     expect(xml.length).toBeLessThan(40_000);

@@ -11,9 +11,10 @@ import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftInvariants } from "./invariants.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
+import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
-import { dependence, Depends, hoist, hoistPerNode, perRangeItem, soleRangeVariable, worthHoisting } from "./hoist.ts";
+import { dependence, Depends, hoist, hoistPerNode, perRangeItems, rangeVariables, worthHoisting } from "./hoist.ts";
 import { BUILT_INS, documentNode, openDocument } from "./functions.ts";
 import {
   arithmetic,
@@ -146,21 +147,21 @@ export function compileXPath(source: string, scope: Scope): Evaluate {
 export function compile(expr: Expr, scope: Scope): Evaluate {
   if (PER_NODE.has(expr)) return hoistPerNode(expr, scope, () => compileExpr(expr, scope));
   const depends = dependence(expr, scope);
-  if (depends === Depends.Local && memoizing === 0 && worthHoisting(expr)) {
-    const slot = soleRangeVariable(expr, scope);
-    if (slot !== undefined) return memoByItem(expr, scope, slot);
+  if ((depends & ~Depends.Root) === Depends.Local && memoizing === 0 && worthHoisting(expr)) {
+    const slots = rangeVariables(expr, scope);
+    if (slots) return memoByItems(expr, scope, slots, (depends & Depends.Root) !== 0);
   }
   if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
   return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
 }
 
-/** Above zero while an expression cached by {@link perRangeItem} compiles: its parts need no cache of their own. */
+/** Above zero while an expression cached by {@link perRangeItems} compiles: its parts need no cache of their own. */
 let memoizing = 0;
 
-function memoByItem(expr: Expr, scope: Scope, slot: number): Evaluate {
+function memoByItems(expr: Expr, scope: Scope, slots: readonly number[], rooted: boolean): Evaluate {
   memoizing++;
   try {
-    return perRangeItem(compileExpr(expr, scope), slot);
+    return perRangeItems(compileExpr(expr, scope), slots, rooted);
   } finally {
     memoizing--;
   }
@@ -475,8 +476,6 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
   };
 }
 
-/** A predicate as a filter over a sequence in the order positions count in. */
-type Filter = (items: Sequence, runtime: Runtime) => Sequence;
 
 function compilePredicate(expr: Expr, scope: Scope): Filter {
   // A numeric literal predicate is a position: pick the item instead of evaluating per item.
@@ -492,7 +491,7 @@ function compilePredicate(expr: Expr, scope: Scope): Filter {
       for (let i = 0; i < size; i++) if (test({ item: items[i], position: i + 1, size }, runtime)) out.push(items[i]);
       return out;
     };
-    return compileKeyedEquality(expr, scope, scan) ?? scan;
+    return (!readsPosition(expr) && compileKeyedFilter(expr, scope, scan, { compile, compileBoolean })) || scan;
   }
   const predicate = compile(expr, scope);
   return (items, runtime) => {
@@ -508,84 +507,6 @@ function compilePredicate(expr: Expr, scope: Scope): Filter {
     }
     return out;
   };
-}
-
-/**
- * `[key = $probe]` where `key` is `.`, `@name` or `name` and `$probe` reads no focus: the Factur-X
- * code-list tests (`document(...)/codedb/cl[@id=15]/enumeration[@value=$code]`, some 200 of them)
- * and the like scan thousands of nodes per test, allocating as they go. When the same node list
- * is filtered a second time (a code list, a hoisted or indexed node list), its nodes are indexed
- * by key string, and a probe of strings or untyped values (compared as strings, as the general
- * comparison does) is a lookup. Anything else, a numeric or date probe above all, is scanned.
- * The probe is evaluated once instead of once per node: it reads no focus and has no side effect,
- * and its error, if any, is the one the first node would have raised (the key cannot fail on a node).
- */
-function compileKeyedEquality(expr: Expr, scope: Scope, scan: Filter): Filter | null {
-  if (expr.kind !== "binary" || expr.op !== "=") return null;
-  const keyOf = (side: Expr): KeyStep | null => {
-    if (side.kind === "context") return { kind: "self" };
-    if (side.kind !== "step" || side.predicates.length || (side.axis !== "attribute" && side.axis !== "child")) return null;
-    const test = compileTest(side.test, side.axis, scope);
-    return test.name ? { kind: side.axis, test } : null;
-  };
-  const leftKey = keyOf(expr.left);
-  const key = leftKey ?? keyOf(expr.right);
-  const probeExpr = leftKey ? expr.right : expr.left;
-  if (!key || dependence(probeExpr, scope) & Depends.Focus) return null;
-  const probe = compile(probeExpr, scope);
-  // Per list: null once seen (most lists are filtered once and never again, so the first filter
-  // scans), then its index, or false when it holds something other than nodes.
-  const indexes = new WeakMap<Sequence, Map<string, XNode[]> | null | false>();
-  return (items, runtime) => {
-    if (items.length < KEYED_MIN) return scan(items, runtime);
-    let index = indexes.get(items);
-    if (index === undefined || index === false) {
-      if (index === undefined) indexes.set(items, null);
-      return scan(items, runtime);
-    }
-    if (index === null) {
-      const built = indexByKey(items, key);
-      indexes.set(items, built ?? false);
-      if (!built) return scan(items, runtime);
-      index = built;
-    }
-    const values = probe({ item: items[0], position: 1, size: items.length }, runtime);
-    if (values.length === 0) return EMPTY;
-    const wanted: string[] = [];
-    for (const value of values) {
-      const atomic = atomize(value);
-      if (atomic instanceof Untyped) wanted.push(atomic.value);
-      else if (typeof atomic === "string") wanted.push(atomic);
-      else return scan(items, runtime);
-    }
-    if (wanted.length === 1) return index.get(wanted[0]) ?? EMPTY;
-    const hits = new Set<XNode>();
-    for (const text of wanted) for (const node of index.get(text) ?? EMPTY_NODES) hits.add(node);
-    return items.filter((item) => hits.has(item as XNode));
-  };
-}
-
-type KeyStep = { kind: "self" } | { kind: "attribute" | "child"; test: CompiledTest };
-/** Below this many nodes a scan costs less than keeping an index. */
-const KEYED_MIN = 32;
-const EMPTY_NODES: XNode[] = [];
-
-/** The nodes of `items` by the string value of each of their keys, in `items`' order; null unless all are nodes. */
-function indexByKey(items: Sequence, key: KeyStep): Map<string, XNode[]> | null {
-  const index = new Map<string, XNode[]>();
-  const add = (text: string, node: XNode) => {
-    const list = index.get(text);
-    if (!list) index.set(text, [node]);
-    else if (list[list.length - 1] !== node) list.push(node);
-  };
-  for (const item of items) {
-    if (!(item instanceof XNode)) return null;
-    if (key.kind === "self") add(item.stringValue(), item);
-    else if (key.kind === "attribute") {
-      for (const attribute of item.attributes) if (key.test.matches(attribute)) add(attribute.value, item);
-    } else for (const child of childNodes(item, key.test)) add(child.stringValue(), item);
-  }
-  return index;
 }
 
 function compileStep(expr: Extract<Expr, { kind: "step" }>, scope: Scope): Evaluate {

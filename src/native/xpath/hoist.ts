@@ -7,10 +7,12 @@
  * error stops the run, nothing is cached); sequences are immutable, so sharing one is safe.
  */
 import { XNode } from "../document.ts";
+import { Untyped, type Atomic } from "./atomic.ts";
 import type { Expr } from "./ast.ts";
+import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
 import { BUILT_INS } from "./functions.ts";
-import type { Sequence } from "./values.ts";
+import type { Item, Sequence } from "./values.ts";
 
 /** What an expression's value depends on beyond the run (the document and the global lets). */
 export const enum Depends {
@@ -222,19 +224,19 @@ function perRunCache<Key>(): (key: Key, evaluate: Evaluate, focus: Focus, runtim
 }
 
 /**
- * The slot of the range variable `expr` reads when that is the only local variable it reads
- * (globals aside); undefined otherwise. Together with reading no focus (see {@link dependence}),
- * this makes `expr` a function of the item that variable holds.
+ * The slots of the range variables `expr` reads when those are the only local variables it reads
+ * (globals aside), in the order first read; undefined otherwise. Together with reading no focus
+ * (see {@link dependence}), this makes `expr` a function of the items those variables hold.
  */
-export function soleRangeVariable(expr: Expr, scope: Scope): number | undefined {
-  let slot: number | undefined;
+export function rangeVariables(expr: Expr, scope: Scope): number[] | undefined {
+  const slots: number[] = [];
   for (const name of freeVariables(expr)) {
     if (isGlobal(name, scope)) continue;
-    if (slot !== undefined) return undefined;
-    slot = scope.rangeSlot(name);
+    const slot = scope.rangeSlot(name);
     if (slot === undefined) return undefined;
+    slots.push(slot);
   }
-  return slot;
+  return slots.length ? slots : undefined;
 }
 
 /** The variables `expr` reads that it does not bind itself (with `for`, `some` or `every`), predicates included. */
@@ -285,19 +287,73 @@ function collectFree(expr: Expr, bound: ReadonlySet<string>, out: Set<string>): 
 }
 
 /**
- * `evaluate`, a function of the node a range variable holds (see {@link soleRangeVariable}),
- * cached per run by that node. Loops over the same nodes recur from rule firing to rule firing:
- * the Factur-X EXTENDED parent-line test (BR-FXEXT-06) compares every line with
+ * `evaluate`, a function of the items range variables hold (see {@link rangeVariables}) and,
+ * when `rooted`, of the context item's tree, cached per run by those items: a node by itself, an
+ * atomic value by its type and exact value. Loops over the same items recur from rule firing to
+ * rule firing: the Factur-X EXTENDED parent-line test (BR-FXEXT-06) compares every line with
  * `normalize-space($other/ram:AssociatedDocumentLineDocument/ram:ParentLineID)` of each sibling
- * line, a path, a string and three arrays per pair of lines: 100 MiB of garbage and 120 ms on a
- * 500-line invoice, where one evaluation per line is enough. An atomic value in the variable is
- * not a key: the expression is evaluated as before.
+ * line, where one evaluation per line is enough; every VAT breakdown sums the lines and allowances
+ * of its rate (`every $rate in ... satisfies ... sum(...[... = $rate])`, and Factur-X EXTENDED per
+ * rate and exemption reason), where once per distinct rate (and reason) is enough, however many
+ * breakdowns repeat it. Values of several variables are cached up to {@link MAX_TUPLES} per run:
+ * a loop over pairs would otherwise keep one per pair.
  */
-export function perRangeItem(evaluate: Evaluate, slot: number): Evaluate {
-  const cached = perRunCache<XNode>();
+export function perRangeItems(evaluate: Evaluate, slots: readonly number[], rooted: boolean): Evaluate {
+  const runs = new WeakMap<Frame, { tuples: number; values: Map<XNode | string, unknown> }>();
+  const last = slots.length - 1;
   return (focus, runtime) => {
-    const bound = runtime.locals[slot];
-    const item = Array.isArray(bound) && bound.length === 1 ? bound[0] : undefined;
-    return item instanceof XNode ? cached(item, evaluate, focus, runtime) : evaluate(focus, runtime);
+    // An expression reading `/` is cached only where that is the run's document (the rules' own
+    // context), not a temporary tree.
+    if (rooted) {
+      const context = focus.item;
+      if (!(context instanceof XNode) || runtime.document.nodes[context.order] !== context) return evaluate(focus, runtime);
+    }
+    let run = runs.get(runtime.globals);
+    if (!run) runs.set(runtime.globals, (run = { tuples: 0, values: new Map() }));
+    const full = last > 0 && run.tuples >= MAX_TUPLES;
+    let level = run.values;
+    for (let i = 0; i < last; i++) {
+      const key = rangeKey(runtime.locals[slots[i]]);
+      if (key === undefined) return evaluate(focus, runtime);
+      let next = level.get(key) as Map<XNode | string, unknown> | undefined;
+      if (!next) {
+        if (full) return evaluate(focus, runtime);
+        level.set(key, (next = new Map()));
+      }
+      level = next;
+    }
+    const key = rangeKey(runtime.locals[slots[last]]);
+    if (key === undefined) return evaluate(focus, runtime);
+    let value = level.get(key) as Sequence | undefined;
+    if (value === undefined) {
+      value = evaluate(focus, runtime);
+      if (!full) {
+        level.set(key, value);
+        run.tuples++;
+      }
+    }
+    return value;
   };
+}
+
+const MAX_TUPLES = 4096;
+
+/** The cache key of the one item a range variable holds, or undefined when it holds none. */
+function rangeKey(bound: unknown): XNode | string | undefined {
+  const item = Array.isArray(bound) && bound.length === 1 ? (bound[0] as Item) : undefined;
+  if (item === undefined) return undefined;
+  return item instanceof XNode ? item : atomicKey(item);
+}
+
+/**
+ * A key equal only for atomic values of one type that behave alike in every operation: a
+ * decimal's scale counts (division keeps it, as Java's BigDecimal does), a double's sign of zero too.
+ */
+function atomicKey(value: Atomic): string {
+  if (typeof value === "string") return `s${value}`;
+  if (typeof value === "number") return `d${Object.is(value, -0) ? "-0" : String(value)}`;
+  if (typeof value === "boolean") return `b${value}`;
+  if (value instanceof Dec) return `${value.integer ? "i" : "m"}${value.unscaled}e${value.scale}`;
+  if (value instanceof Untyped) return `u${value.value}`;
+  return `t${value.day}/${value.timezone}/${value.text}`;
 }
