@@ -205,7 +205,7 @@ export type RuleProfile = Map<string, { ms: number; count: number }>;
  * gets no location and is not returned (the caller counts it). Its subject and message are still
  * evaluated, so a document that stops the rule file still stops it.
  */
-export type KeepFinding = (finding: Omit<Finding, "location">) => boolean;
+type KeepFinding = (finding: Omit<Finding, "location">) => boolean;
 
 /** Judges one document (bytes or text) with a compiled plan. Throws XPathError when the rules stop on it. */
 export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profile?: RuleProfile, keep?: KeepFinding): Finding[] {

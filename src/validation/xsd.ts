@@ -17,7 +17,7 @@ import { FINDINGS_PER_RULE } from "./finding-caps.ts";
 import { XSD_SCHEMAS, type XsdEngine, type XsdFinding, type XsdOutcome, type XsdSchemaId, type XsdStatus } from "./xsd-schemas.ts";
 
 /** An XSD verdict whose findings stop at the per-rule cap (they all have the rule id XSD): `omitted` more were counted. */
-export interface CappedXsdOutcome extends XsdOutcome {
+interface CappedXsdOutcome extends XsdOutcome {
   omitted: number;
 }
 
