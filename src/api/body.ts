@@ -53,14 +53,7 @@ export async function readCappedBody(request: Request, limits: { maxBytes: numbe
   } finally {
     clearTimeout(timer);
   }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
 export function parseJsonBody(bytes: Uint8Array): unknown {

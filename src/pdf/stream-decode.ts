@@ -74,13 +74,7 @@ function sliced(stream: PDFRawStream, filter: PDFName, parms: PDFObject | undefi
     if (total > limit) over();
     slices.push(Uint8Array.from(slice));
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const s of slices) {
-    out.set(s, at);
-    at += s.byteLength;
-  }
-  return out;
+  return Buffer.concat(slices, total);
 }
 
 /** A stream longer than the cap of its kind (a plain error: the document may still be read). */

@@ -31,15 +31,7 @@ function cap(bytes: Uint8Array): Uint8Array {
   return bytes.byteLength > MAX_BODY ? bytes.subarray(0, MAX_BODY) : bytes;
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
+const concat = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 
 /** Offset just after the root element's start tag (where inserted children land), or the middle. */
 function afterRootStart(bytes: Uint8Array): number {

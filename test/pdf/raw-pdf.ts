@@ -33,13 +33,7 @@ export function rawPdf(objects: RawObject[]): Uint8Array {
   });
   const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`)].join("");
   push(latin1(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return Buffer.concat(parts, length);
 }
 
 /** zlib-compressed (FlateDecode) bytes; text is written as UTF-8. */
