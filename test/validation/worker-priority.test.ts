@@ -20,6 +20,9 @@ afterAll(() => pool.close());
 test.skipIf(process.platform !== "linux")("each engine worker thread runs at the lower priority; the HTTP thread keeps its own", async () => {
   await pool.ready();
   const all = threads();
-  expect(all.filter((t) => t.name === "Worker").map((t) => t.nice)).toEqual([WORKER_NICE, WORKER_NICE]);
+  // Pools of other test files may share this process: every worker thread counts, at least this pool's two.
+  const workers = all.filter((t) => t.name === "Worker");
+  expect(workers.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(workers.map((t) => t.nice))).toEqual(new Set([WORKER_NICE]));
   expect(readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ")[16]).toBe("0");
 });
