@@ -1,5 +1,5 @@
 import { detect, type Detection, type FormatHint } from "../syntax/detect";
-import { readXmlText } from "../syntax/xml-policy";
+import { decodeXml } from "../syntax/decode";
 import { XmlRefused } from "../syntax/xml-refused";
 import { extractInvoiceXml, INVOICE_XML_NAMES, type PdfExtraction } from "../pdf/attachments";
 import { hybridFindings } from "../pdf/hybrid-checks";
@@ -141,10 +141,10 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const layers: RuleLayer[] = [...chosen.pipeline.rules];
   let text = "";
   try {
-    if (layers.length) text = readXmlText(xml);
+    // libxml2 has read the markup and characters by now; the policy's decoding is what can still
+    // refuse (an encoding libxml2 knows and the policy does not): the caller's document, a verdict.
+    if (layers.length) text = decodeXml(xml);
   } catch (error) {
-    // What the XSD step read but the rule engines' reading policy refuses (an encoding libxml2 knows
-    // and the policy does not) is the caller's document: a verdict, never an engine failure.
     if (!(error instanceof XmlRefused)) throw error;
     findings.add(fatal(error.ruleId, error.message), ...container);
     return { kind: "result", result: assemble(base, findings.list()) };
