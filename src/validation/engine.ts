@@ -7,7 +7,7 @@ import type { Engine } from "./validate";
 /** One engine per worker: schemas and stylesheets are loaded once and reused for every document. */
 export function createEngine(bundle: Bundle, ruleEngine?: RuleEngineChoice): Engine {
   return {
-    xsd: createXsdEngine((path) => bundle.read(`files/${path}`), { maxBytes: 8 * 1024 * 1024 }),
+    xsd: createXsdEngine((path) => bundle.read(`files/${path}`)),
     schematron: new RuleEngines(bundle, ruleEngine),
     xsdRuntime: `libxml2-wasm ${xmlPackage.version}`,
   };

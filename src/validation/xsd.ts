@@ -15,6 +15,7 @@ import * as libxml2 from "libxml2-wasm/lib/libxml2.mjs";
 import { decodeForScan, readProlog } from "../syntax/detect.ts";
 import { FINDINGS_PER_RULE } from "./finding-caps.ts";
 import { XSD_SCHEMAS, type XsdEngine, type XsdFinding, type XsdOutcome, type XsdSchemaId, type XsdStatus } from "./xsd-schemas.ts";
+import { XML_LIMITS } from "../syntax/xml-policy.ts";
 
 /** An XSD verdict whose findings stop at the per-rule cap (they all have the rule id XSD): `omitted` more were counted. */
 interface CappedXsdOutcome extends XsdOutcome {
@@ -47,7 +48,8 @@ export interface XsdOptions {
 const INSTANCE_PARSE = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | ParseOption.XML_PARSE_BIG_LINES;
 const SCHEMA_PARSE = ParseOption.XML_PARSE_NONET;
 const SCHEME = "einvoice-xsd:///";
-const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+/** The XML reading policy's size: what the schema step reads is what every other reader reads. */
+const DEFAULT_MAX_BYTES = XML_LIMITS.maxBytes;
 
 // --- the one input provider -------------------------------------------------------------------
 // libxml2 keeps a small global table of input callbacks, so ours is registered once per process.
