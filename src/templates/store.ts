@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { pdfTemplates } from "../db/schema";
 import type { Clock } from "../clock";
-import type { TemplateDefinitionInput } from "./definition";
+import { Value } from "@sinclair/typebox/value";
+import { TemplateDefinition, type TemplateDefinitionInput } from "./definition";
 
 /** No 0/O, 1/I/L: a ref is read aloud and typed by people. */
 const REF_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -56,4 +57,14 @@ export function findTemplate(db: Db, orgId: string, ref: string): StoredTemplate
 
 export function deleteTemplate(db: Db, orgId: string, ref: string): boolean {
   return db.delete(pdfTemplates).where(and(eq(pdfTemplates.ref, ref.toUpperCase()), eq(pdfTemplates.orgId, orgId))).returning().get() !== undefined;
+}
+
+/**
+ * A stored definition is checked again when used: one written by an older version may no longer
+ * fit the schema. Its logo is checked apart, in a worker (design-check.ts).
+ */
+export function storedDefinition(stored: StoredTemplate): { ok: true; definition: TemplateDefinitionInput } | { ok: false; problems: string[] } {
+  if (Value.Check(TemplateDefinition, stored.definition)) return { ok: true, definition: stored.definition };
+  const problems = [...Value.Errors(TemplateDefinition, stored.definition)].slice(0, 5).map((e) => `${e.path || "/"} ${e.message}`);
+  return { ok: false, problems: problems.length ? problems : ["the stored definition is not a JSON object"] };
 }

@@ -4,8 +4,6 @@ import type { WorkerRequest } from "./worker-protocol";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { Parsed } from "../generate/parse";
-import type { StoredTemplate } from "../templates/store";
-import type { UsableTemplate } from "../templates/design-check";
 import type { TemplateDefinitionInput } from "../templates/definition";
 import { EngineWorker } from "./engine-worker";
 import { PIPELINES } from "./pipelines";
@@ -107,12 +105,7 @@ export class ValidationPool {
     return (await this.run({ id: this.nextId++, kind: "generate", request, livemode, pdf }, signal)) as { generated: GeneratedXml; pdfKind?: PdfKind };
   }
 
-  /** Whether a stored PDF template can still be drawn (its logo decodes), and its definition. */
-  async checkTemplate(stored: StoredTemplate, signal: AbortSignal): Promise<UsableTemplate> {
-    return (await this.run({ id: this.nextId++, kind: "template", stored }, signal)) as UsableTemplate;
-  }
-
-  /** What keeps a new template's design from being drawn (its logo decoded): checked before it is stored. */
+  /** What keeps a template's design from being drawn (its logo decoded): checked when stored and when used. */
   async designProblems(definition: TemplateDefinitionInput, signal: AbortSignal): Promise<{ path: string; message: string }[]> {
     return (await this.run({ id: this.nextId++, kind: "design", definition }, signal)) as { path: string; message: string }[];
   }

@@ -3,7 +3,6 @@ import { GenerateError } from "../generate/errors";
 import type { ValidateRequest } from "./validate";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
-import type { StoredTemplate } from "../templates/store";
 import type { TemplateDefinitionInput } from "../templates/definition";
 
 /** What the pool asks of an engine worker: one job per message, answered by one reply with its id. */
@@ -11,7 +10,6 @@ export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
   | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | "cii" | "ubl" }
   | { id: number; kind: "generate"; request: GenerateInput; livemode: boolean; pdf?: { hasTemplate: boolean } }
-  | { id: number; kind: "template"; stored: StoredTemplate }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
   | { id: number; kind: "pdf"; generated: GeneratedXml; pdfKind: PdfKind; request: PdfRequest }
   | { id: number; kind: "warm"; entries: string[] };

@@ -44,11 +44,6 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       const pdfKind = message.pdf ? (await import("../generate/pdf-output")).checkPdfRequest(message.request.standard, message.pdf.hasTemplate) : undefined;
       return { generated: generateXml(message.request, { livemode: message.livemode }), pdfKind };
     }
-    case "template": {
-      // A stored logo is decoded to be checked: caller bytes, so here and not on the HTTP thread.
-      const { usableDefinition } = await import("../templates/design-check");
-      return usableDefinition(message.stored);
-    }
     case "design": {
       const { designProblems } = await import("../templates/design-check");
       return designProblems(message.definition);

@@ -11,7 +11,7 @@ import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
-import { findTemplate, type StoredTemplate } from "../../templates/store";
+import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
 import type { TemplateDefinitionInput } from "../../templates/definition";
 import type { RequestContext } from "../route";
 
@@ -44,9 +44,10 @@ async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: 
   const engine = ctx.deps.validation();
   let design: TemplateDefinitionInput | undefined;
   if (stored) {
-    const usable = await engine.checkTemplate(stored, signal);
-    if (!usable.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${usable.problems.join("; ")}`, { problems: usable.problems });
-    design = usable.definition;
+    const checked = storedDefinition(stored);
+    const problems = checked.ok ? (await engine.designProblems(checked.definition, signal)).map((p) => `${p.path} ${p.message}`) : checked.problems;
+    if (problems.length || !checked.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${problems.join("; ")}`, { problems });
+    design = checked.definition;
   }
   // A stored template wins over `template`.
   const template = design || body.template ? "standard" : undefined;
