@@ -11,7 +11,7 @@
  */
 import type { Check, Let, MessagePart, Rule, Schema } from "../schematron/model.ts";
 import type { Finding } from "../validation/svrl.ts";
-import { Kind, nameKey, XNode, type XDocument } from "./document.ts";
+import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
 import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type LocationStyle } from "./location.ts";
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";
 import { readXml } from "./xml-reader.ts";

@@ -5,7 +5,7 @@
  * built-in template quirk), and for the document node its root element's path. SchXslt: its
  * `schxslt:location` function's `/Q{ns}Invoice[1]/@Q{}currencyID` form.
  */
-import { INDEXED_CHILDREN, Kind, XNode } from "./document.ts";
+import { INDEXED_CHILDREN, Kind, XNode } from "./xpath/document.ts";
 import { lowerBound } from "./xpath/axes.ts";
 import { fail } from "./xpath/errors.ts";
 import { itemString, type Sequence } from "./xpath/values.ts";

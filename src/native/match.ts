@@ -3,7 +3,7 @@
  * keys under which the engine indexes them: the element names a pattern's last step can match, so
  * a rule is only ever tried on nodes of those names.
  */
-import { Kind, nameKey, XNode, type XDocument } from "./document.ts";
+import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
 import type { Expr } from "./xpath/ast.ts";
 import { compileTest, lowerBound, type CompiledTest } from "./xpath/axes.ts";
 import { compile, compileBoolean, isBooleanPredicate, type Test } from "./xpath/compile.ts";

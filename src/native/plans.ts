@@ -12,7 +12,7 @@ import { relative } from "node:path";
 import { documentTarget } from "../rulesets/pins.ts";
 import type { Schema } from "../schematron/model.ts";
 import { SchematronError } from "../schematron/error.ts";
-import type { XDocument } from "./document.ts";
+import type { XDocument } from "./xpath/document.ts";
 import { compileSchema, type Plan } from "./engine.ts";
 import { readRuleSource, type SourceKind } from "./source.ts";
 import { readXml } from "./xml-reader.ts";

@@ -5,7 +5,7 @@
  * refuses it before any rule runs; the result keeps every text node, whitespace included, because
  * string values of elements (and so the rules' verdicts) depend on it.
  */
-import { Kind, namedList, XDocument, XNode, type NodeIndex } from "./document.ts";
+import { Kind, namedList, XDocument, XNode, type NodeIndex } from "./xpath/document.ts";
 import { decodeXml } from "../syntax/decode.ts";
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";

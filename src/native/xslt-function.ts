@@ -16,7 +16,7 @@
  * an `as` type it cannot check, `xsl:key`) is refused when the schema is compiled, never skipped.
  */
 import type { XsltDeclaration } from "../schematron/model.ts";
-import { Kind, XDocument, XNode } from "./document.ts";
+import { Kind, XDocument, XNode } from "./xpath/document.ts";
 import { readXml } from "./xml-reader.ts";
 import { CAST_TARGETS, castAtomic, stringOf, typeName, Untyped, type Atomic } from "./xpath/atomic.ts";
 import { compileXPath } from "./xpath/compile.ts";

@@ -1,4 +1,4 @@
-import type { XDocument } from "../native/document";
+import type { XDocument } from "../native/xpath/document";
 import { compileXPath } from "../native/xpath/compile";
 import { Scope, type Evaluate } from "../native/xpath/context";
 import { itemString } from "../native/xpath/values";

@@ -6,7 +6,7 @@ import { UsageError } from "../config";
 import { NativeSchematron } from "./schematron-native";
 import { SaxonJsSchematron, RuleFileStopped } from "./schematron-saxonjs";
 import type { Finding } from "./svrl";
-import type { XDocument } from "../native/document";
+import type { XDocument } from "../native/xpath/document";
 
 export type RuleEngineChoice = "native" | "saxonjs";
 type RuleEngineName = Extract<JudgingEngine, "native" | "saxonjs">;

@@ -4,7 +4,7 @@ import type { Plan } from "../native/engine";
 import { runPlan } from "../native/engine";
 import { planOf } from "../native/plans";
 import { XPathError } from "../native/xpath/errors";
-import type { XDocument } from "../native/document";
+import type { XDocument } from "../native/xpath/document";
 import { readXml } from "../native/xml-reader";
 import { RuleFileStopped } from "./schematron-saxonjs";
 import { FindingCaps } from "./finding-caps";

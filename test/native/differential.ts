@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { XDocument } from "../../src/native/document.ts";
+import type { XDocument } from "../../src/native/xpath/document.ts";
 import { compileSchema, runPlan, type Plan } from "../../src/native/engine.ts";
 import { readRuleSource } from "../../src/native/source.ts";
 import { readXml } from "../../src/native/xml-reader.ts";

@@ -6,7 +6,7 @@
 // differ from it; the numbering against the tree walk it replaces.
 
 import { beforeAll, describe, expect, test } from "bun:test";
-import { XDocument } from "../../src/native/document.ts";
+import { XDocument } from "../../src/native/xpath/document.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
 import { differentialOfText } from "./differential.ts";

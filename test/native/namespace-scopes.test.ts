@@ -4,7 +4,7 @@
 // quadratic; each element now binds and unbinds only its own.
 
 import { expect, test } from "bun:test";
-import { Kind, type XNode } from "../../src/native/document.ts";
+import { Kind, type XNode } from "../../src/native/xpath/document.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
 
 const elements = (node: XNode): XNode[] => node.children.filter((child) => child.kind === Kind.Element);

@@ -1,7 +1,7 @@
 // The document model: what XPath sees must be what Saxon-HE sees (text, namespaces, order).
 
 import { expect, test } from "bun:test";
-import { Kind } from "../../src/native/document.ts";
+import { Kind } from "../../src/native/xpath/document.ts";
 import { readXml, XmlError } from "../../src/native/xml-reader.ts";
 
 test("text, references, CDATA and line ends are read as an XML parser reports them", () => {

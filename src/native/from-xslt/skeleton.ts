@@ -20,7 +20,7 @@
  * XTSE0010 so that the file runs on SaxonJS instead of being judged by a guess.
  */
 import type { Check, Let, MessagePart, Namespace, Origin, Pattern, Rule, RuleItem, Schema, XsltDeclaration } from "../../schematron/model.ts";
-import { Kind, type XNode } from "../document.ts";
+import { Kind, type XNode } from "../xpath/document.ts";
 import { readXml } from "../xml-reader.ts";
 import { fail } from "../xpath/errors.ts";
 import { attribute, canonical, declaredPrefixes, instructions, isSvrl, isXsl, isWhitespace, serializeElement, XSL_NS } from "./xslt-dom.ts";

@@ -3,7 +3,7 @@
  * which keeps names and values but not the namespace declarations, so these helpers recover the
  * bindings from the text and serialize declarations back with every binding they may need.
  */
-import { Kind, type XNode } from "../document.ts";
+import { Kind, type XNode } from "../xpath/document.ts";
 import { fail } from "../xpath/errors.ts";
 
 export const XSL_NS = "http://www.w3.org/1999/XSL/Transform";

@@ -3,7 +3,7 @@
  * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
  * which is the order positional predicates count in.
  */
-import { INDEXED_CHILDREN, Kind, treeOf, XNode, type XDocument } from "../document.ts";
+import { INDEXED_CHILDREN, Kind, treeOf, XNode, type XDocument } from "./document.ts";
 import type { Axis, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 

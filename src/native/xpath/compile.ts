@@ -3,7 +3,7 @@
  * depend on the document: namespace prefixes, node tests, variable slots, function bindings and
  * literal values. Evaluation is then a tree of direct calls with no name lookups.
  */
-import { Kind, XNode, type XDocument } from "../document.ts";
+import { Kind, XNode, type XDocument } from "./document.ts";
 import type { Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";

@@ -1,5 +1,5 @@
 /** What compiled expressions run against: the focus, the variable frames and the document. */
-import type { XDocument } from "../document.ts";
+import type { XDocument } from "./document.ts";
 import { fail } from "./errors.ts";
 import type { Item, Sequence } from "./values.ts";
 

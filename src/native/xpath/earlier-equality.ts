@@ -11,7 +11,7 @@
  * compared with a node or a string compares as a string. A probe holding anything else (a number,
  * a date) and a context item that is not a node fall back to the general comparison.
  */
-import { Kind, treeOf, XNode, type XDocument } from "../document.ts";
+import { Kind, treeOf, XNode, type XDocument } from "./document.ts";
 import type { Expr } from "./ast.ts";
 import { compileTest, type CompiledTest } from "./axes.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";

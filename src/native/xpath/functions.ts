@@ -3,7 +3,7 @@
  * are atomized to untyped values, which string parameters accept as strings and numeric ones as
  * xs:double; more than one item where at most one is allowed is XPTY0004, as on Saxon-HE.
  */
-import { Kind, XNode, type XDocument } from "../document.ts";
+import { Kind, XNode, type XDocument } from "./document.ts";
 import { castAtomic, isNumeric, stringOf, toDouble, Untyped, type Atomic } from "./atomic.ts";
 import type { Focus } from "./context.ts";
 import { Dec } from "./decimal.ts";

@@ -6,7 +6,7 @@
  * is computed where the expression is first reached, so laziness and errors stay as they were (an
  * error stops the run, nothing is cached); sequences are immutable, so sharing one is safe.
  */
-import { XNode } from "../document.ts";
+import { XNode } from "./document.ts";
 import { Untyped, type Atomic } from "./atomic.ts";
 import type { Expr } from "./ast.ts";
 import { Dec } from "./decimal.ts";

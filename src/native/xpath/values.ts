@@ -3,7 +3,7 @@
  * effective boolean value, comparisons and arithmetic with XPath 2.0's promotion rules for
  * untyped (node) values.
  */
-import { XNode } from "../document.ts";
+import { XNode } from "./document.ts";
 import {
   isNumeric,
   stringOf,

@@ -4,7 +4,7 @@
  * element knows the last number in its subtree, so descendant tests are number ranges and
  * `//name` is a slice of a per-name element list instead of a tree walk.
  */
-import { Untyped } from "./xpath/atomic.ts";
+import { Untyped } from "./atomic.ts";
 
 export const enum Kind {
   Document,
