@@ -1,6 +1,6 @@
 /** Generate-with-verify over HTTP: a typical invoice and a 500-line one per standard. */
 import { load, type LoadResult } from "./http";
-import { LOCALES, SCENARIOS } from "../test/generate/fixtures";
+import { LOCALES, SCENARIOS } from "../fixtures/invoices.ts";
 import type { InvoiceInput } from "../src/invoice/schema";
 
 export const GENERATE_TARGETS = [

@@ -13,13 +13,13 @@ invalid="$corpus/en16931-cen/test/CreditNote-unit-UBL/BR-02/BR-02_t02.xml"
 work="$(mktemp -d)"
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp "$exe" "$work/einvoice"
-# A generate request from the test fixtures (the checkout's bun, before the executable is alone).
+# A generate request from the fixture invoices (the checkout's bun, before the executable is alone).
 "$root/node_modules/.bin/bun" -e '
   const { LOCALES, SCENARIOS } = await import(process.argv[1]);
   const invoice = SCENARIOS[0].build(LOCALES.de);
   await Bun.write(process.argv[2], JSON.stringify({ standard: "xrechnung", output: "xml", invoice }));
   await Bun.write(process.argv[3], JSON.stringify({ standard: "facturx", profile: "en16931", output: "pdf", invoice }));
-' "$root/test/generate/fixtures.ts" "$work/generate-xml.json" "$work/generate-pdf.json"
+' "$root/fixtures/invoices.ts" "$work/generate-xml.json" "$work/generate-pdf.json"
 cd "$work"
 
 fail() { echo "smoke test failed: $*"; [ -f serve.log ] && cat serve.log; exit 1; }

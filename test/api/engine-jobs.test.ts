@@ -4,7 +4,7 @@
 // 503 (parse refunds its unit; generate's free step had none to refund).
 import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
 import { ValidationPool } from "../../src/validation/pool";
 

@@ -5,7 +5,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness } from "../support/harness";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { MAX_JSON_DEPTH } from "../../src/api/schema-check";
 
 const h = startHarness();

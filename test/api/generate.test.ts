@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { envelope, startValidatingHarness } from "../support/harness";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
 import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
 

@@ -6,7 +6,7 @@ import { createDeps } from "../../src/api/deps";
 import { API_ROUTES, createApp } from "../../src/api/app";
 import { createOrg } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const store = openStore(":memory:");
 const clock = () => new Date();

@@ -4,7 +4,7 @@
 // While one of those works on a hostile document, every other route of every tenant still answers.
 import { expect, test } from "bun:test";
 import { startValidatingHarness } from "../support/harness";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { generateXml } from "../../src/generate/generate";
 
 /** Packages that work on caller bytes: the engines, the PDF library and its fonts, the XML parser. */

@@ -15,7 +15,7 @@ import { defaultTargetMiB } from "../../src/cli/memory-target";
 import { defaultWorkerCount } from "../../src/config";
 import { cliOf, createKeys, startServer, type Server } from "../../bench/server";
 import { CORPUS_DIR, hasCorpus } from "../support/corpus";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { mutate, rng, type BodyKind } from "./mutate";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);

@@ -9,7 +9,7 @@ import { GenerateError } from "../../src/generate/errors.ts";
 import { TEST_MODE_COMMENT } from "../../src/generate/test-mode.ts";
 import { amountOf, decimalOf } from "../../src/invoice/to-model.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
-import { LOCALES, SCENARIOS } from "./fixtures.ts";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const scenario = (name: string) => SCENARIOS.find((s) => s.name === name)!;

@@ -3,7 +3,7 @@
 
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import type { GenerateInput } from "../../src/generate/generate.ts";
-import { LOCALES, SCENARIOS, type LocaleName } from "./fixtures.ts";
+import { LOCALES, SCENARIOS, type LocaleName } from "../../fixtures/invoices.ts";
 
 export interface Target {
   label: string;

@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { generateXml } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
 import { GenerateError } from "../../src/generate/errors.ts";
-import { LOCALES, SCENARIOS } from "./fixtures.ts";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { decimalOf } from "../../src/invoice/to-model.ts";
 import { DOM_LIMITS, readXmlText } from "../../src/syntax/xml-policy.ts";
 

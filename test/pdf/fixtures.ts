@@ -3,7 +3,7 @@
 // fixtures' parties so the XML generates for every Factur-X level.
 
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
-import { baseInvoice, LOCALES, type Locale } from "../generate/fixtures.ts";
+import { baseInvoice, LOCALES, type Locale } from "../../fixtures/invoices.ts";
 
 type Line = InvoiceInput["lines"][number];
 

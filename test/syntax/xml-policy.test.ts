@@ -15,7 +15,7 @@ import { XmlRefused } from "../../src/syntax/xml-refused";
 import { parseXml } from "../../src/syntax/xml-reader";
 import { rulesetRequest } from "../../src/rulesets/selection";
 import type { ValidationResult } from "../../src/validation/result";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 // The options validate parses instances with (src/validation/xsd.ts).
 const LIBXML2_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | ParseOption.XML_PARSE_BIG_LINES;

@@ -5,7 +5,7 @@ import { rulesetBundle } from "../../src/assets/bundle";
 import { createEngine } from "../../src/validation/engine";
 import { validateDocument } from "../../src/validation/validate";
 import { generateXml } from "../../src/generate/generate";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const engine = createEngine(rulesetBundle());
 

@@ -4,7 +4,7 @@ import { createEngine } from "../../src/validation/engine";
 import { validateDocument, type Engine } from "../../src/validation/validate";
 import { generateXml } from "../../src/generate/generate";
 import { rulesetRequest } from "../../src/rulesets/selection";
-import { LOCALES, SCENARIOS } from "../generate/fixtures";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import type { ValidationResult } from "../../src/validation/result";
 
 let engine: Engine;
