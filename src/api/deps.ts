@@ -4,7 +4,7 @@ import { RollingWindow } from "../accounts/rolling-window";
 import { AbuseThrottle } from "../accounts/abuse-throttle";
 import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
-import { ValidationPool } from "../validation/pool";
+import { ValidationPool, warmEntries } from "../validation/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { DriftState } from "../rulesets/drift";
 import { defaultWorkerCount } from "../config";
@@ -59,7 +59,7 @@ export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig
     metrics: new Metrics(),
     lifecycle,
     drift: new DriftState(store.db),
-    validation: () => (pool ??= new ValidationPool(merged.engineConcurrency)),
+    validation: () => (pool ??= new ValidationPool(merged.engineConcurrency, { warm: warmEntries(clock) })),
     close: () => pool?.close(),
   };
 }

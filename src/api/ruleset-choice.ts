@@ -4,13 +4,14 @@ import { checkPins, MalformedRulesetHeader, PinNotServed, rulesetRequest } from 
 import type { ValidateRequest } from "../validation/validate";
 import type { Channel } from "../rulesets/selection";
 import { versions as pinnedVersions } from "../rulesets/pins";
+import { today } from "../clock";
 
 /**
  * The ruleset versions a request asks for: `Service-Ruleset` (validate only) over the organization's
  * default channel. Pins are checked here, before any unit is spent or anything runs.
  */
 export function rulesetChoice(ctx: RequestContext, header: string | null): NonNullable<ValidateRequest["ruleset"]> {
-  const day = ctx.deps.clock().toISOString().slice(0, 10);
+  const day = today(ctx.deps.clock);
   try {
     const request = rulesetRequest(header, ctx.caller!.org.rulesetChannel as Channel);
     checkPins(ctx.deps.lifecycle, request, day);

@@ -1,5 +1,5 @@
 import { openStore } from "../db/connection";
-import { systemClock } from "../clock";
+import { systemClock, today } from "../clock";
 import { databasePath, UsageError } from "../config";
 import { pinReader } from "../rulesets/sync";
 import { checkHistory, latestChecks, runDriftCheck } from "../rulesets/drift";
@@ -27,10 +27,10 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
     if (sub === "status") {
       const latest = latestChecks(store.db);
       const lifecycle = new RulesetLifecycle();
-      const today = systemClock().toISOString().slice(0, 10);
+      const day = today(systemClock);
       const rules = new RuleEngines(rulesetBundle());
       for (const key of lifecycle.keys()) {
-        const newest = lifecycle.latest(key, today);
+        const newest = lifecycle.latest(key, day);
         for (const row of lifecycle.versionsOf(key)) {
           const files = pins.filter((p) => p.key === key && p.version === row.version);
           const checks = files.map((f) => latest.get(f.path));
@@ -38,9 +38,9 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
           const role =
             row === newest
               ? "latest"
-              : row.servingFrom > today
+              : row.servingFrom > day
                 ? `scheduled from ${row.servingFrom}`
-                : lifecycle.pinReachable(row, today)
+                : lifecycle.pinReachable(row, day)
                   ? `retained until ${row.retainedUntil}`
                   : `no longer served (retained until ${row.retainedUntil})`;
           console.log(`${key} ${row.version}  ${role}  drift: ${state}`);

@@ -1,4 +1,5 @@
 import { versions as pinnedVersions, type RulesetVersion } from "./pins";
+import { utcDay } from "../clock";
 
 /**
  * When each pinned version serves, and until when it stays reachable. Dates come from the
@@ -42,7 +43,7 @@ export interface Lifecycle {
 function addMonths(day: string, months: number): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() + months);
-  return d.toISOString().slice(0, 10);
+  return utcDay(d);
 }
 
 function dayOf(releaseDate: string | null): string | null {
@@ -157,6 +158,6 @@ export function sunsetOf(row: Lifecycle, via: "previous" | "pin"): string | null
   if (via === "pin" || row.supersededMandatoryOn === null) return row.retainedUntil;
   if (row.retainedUntil === null) return row.supersededMandatoryOn;
   // `previous` stops on the mandatory date itself: the last day it serves is the day before.
-  const lastPreviousDay = new Date(Date.parse(`${row.supersededMandatoryOn}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const lastPreviousDay = utcDay(new Date(Date.parse(`${row.supersededMandatoryOn}T00:00:00Z`) - 86_400_000));
   return lastPreviousDay < row.retainedUntil ? lastPreviousDay : row.retainedUntil;
 }

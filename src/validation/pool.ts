@@ -8,14 +8,16 @@ import type { TemplateDefinitionInput } from "../templates/definition";
 import { EngineWorker } from "./engine-worker";
 import { PIPELINES } from "./pipelines";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
+import { systemClock, today, type Clock } from "../clock";
 
 /**
  * The rule files most requests need (EN 16931 and XRechnung, both syntaxes, at today's versions),
  * loaded when a worker starts so the first document is not slow. Derived from the pipeline table,
  * so a new release is warmed without touching this file.
  */
-export function warmEntries(day = new Date().toISOString().slice(0, 10)): string[] {
+export function warmEntries(clock: Clock = systemClock): string[] {
   const lifecycle = new RulesetLifecycle();
+  const day = today(clock);
   const layers = ["ubl:xrechnung", "cii:xrechnung"].flatMap((id) => PIPELINES[id].rules);
   return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
 }

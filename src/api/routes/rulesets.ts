@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
 import { buildCatalogue } from "../../rulesets/catalogue";
 import { ArtifactRowSchema } from "../schemas/validation-result";
+import { today } from "../../clock";
 
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -69,7 +70,7 @@ export const rulesetsRoute = defineRoute({
     response: { data: Catalogue },
   },
   handle(ctx) {
-    const day = ctx.deps.clock().toISOString().slice(0, 10);
+    const day = today(ctx.deps.clock);
     let cached = rendered.get(ctx.deps.lifecycle);
     if (cached?.day !== day) rendered.set(ctx.deps.lifecycle, (cached = { day, body: JSON.stringify({ success: true, data: buildCatalogue(ctx.deps.lifecycle, day) }) }));
     ctx.headers.set("cache-control", "public, max-age=300");
