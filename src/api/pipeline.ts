@@ -1,5 +1,5 @@
 import type { Deps } from "./deps";
-import type { RequestContext, RouteDef } from "./route";
+import type { Caller, RequestBasics, RequestContext, RouteDef } from "./route";
 import { ApiError, connectionClosed, notFound } from "./errors";
 import { authenticateRequest, claimedLivemode } from "./auth";
 import { limitAnonymous, limitCaller } from "./rate-limits";
@@ -15,7 +15,7 @@ const SUBTYPES: Record<string, ThrottleSubtype> = {
   ACCOUNT_THROTTLED: "abuse_throttle_hit",
 };
 
-async function readInput(route: RouteDef, ctx: RequestContext, bodyTimeoutMs: number): Promise<{ body: unknown; query: unknown }> {
+async function readInput(route: RouteDef, ctx: RequestBasics, bodyTimeoutMs: number): Promise<{ body: unknown; query: unknown }> {
   const query = route.query ? checkSchema(route.query, Object.fromEntries(ctx.url.searchParams), "query") : undefined;
   if (!route.body) return { body: undefined, query };
   const contentType = checkContentType(ctx.request, route.body);
@@ -36,6 +36,16 @@ async function stillConnected(request: Request): Promise<boolean> {
   return !request.signal.aborted;
 }
 
+/** The caller of a keyed route; failed authentications count against the client address, which slows key guessing. */
+function authenticated(deps: Deps, request: Request, clientAddress: string, headers: Headers): Caller {
+  try {
+    return authenticateRequest(deps.store.db, request);
+  } catch (error) {
+    limitAnonymous(deps, clientAddress, headers);
+    throw error;
+  }
+}
+
 export interface Incoming {
   request: Request;
   params: Record<string, string>;
@@ -52,39 +62,38 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
   const { request } = incoming;
   const url = new URL(request.url);
   const arrivedAt = Date.now();
-  const ctx: RequestContext = {
+  const ctx: RequestBasics = {
     request,
     url,
     params: incoming.params,
     requestId: crypto.randomUUID(),
     arrivedAt,
     deadlineAt: arrivedAt + deps.config.requestDeadlineMs,
-    caller: null,
     headers: new Headers(),
     deps,
   };
   const isApi = url.pathname === "/v1" || url.pathname.startsWith("/v1/");
+  let caller: Caller | null = null;
   let response: Response;
   try {
     if (!route) {
       if (isApi) limitAnonymous(deps, incoming.clientAddress, ctx.headers);
       throw notFound(request.method, url.pathname);
     }
+    // The handler is bound to its context here, where `route.auth` has told which one it takes.
+    let handle: (input: { body: unknown; query: unknown }) => unknown;
     if (route.auth === "key") {
-      try {
-        ctx.caller = authenticateRequest(deps.store.db, request);
-      } catch (error) {
-        // Failed authentications count against the client address, which slows key guessing.
-        limitAnonymous(deps, incoming.clientAddress, ctx.headers);
-        throw error;
-      }
-      limitCaller(deps, ctx.caller, ctx.headers);
-    } else if (isApi) {
-      limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+      const keyed: RequestContext<"key"> = { ...ctx, caller: authenticated(deps, request, incoming.clientAddress, ctx.headers) };
+      caller = keyed.caller;
+      limitCaller(deps, keyed.caller, ctx.headers);
+      handle = (input) => route.handle(keyed, input);
+    } else {
+      if (isApi) limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+      handle = (input) => route.handle({ ...ctx, caller: null }, input);
     }
     const input = await readInput(route, ctx, incoming.bodyTimeoutMs);
     if (route.doc.metered && !(await stillConnected(request))) throw connectionClosed("before the request was answered");
-    const result = await route.handle(ctx, input);
+    const result = await handle(input);
     response = result instanceof Response ? result : successResponse(result);
   } catch (error) {
     response = errorResponse(error, { requestId: ctx.requestId, method: request.method, path: url.pathname });
@@ -93,7 +102,7 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
   ctx.headers.forEach((value, name) => response.headers.set(name, value));
   response.headers.set("x-request-id", ctx.requestId);
   if (isApi) {
-    response.headers.set("x-service-livemode", String(ctx.caller ? ctx.caller.livemode : claimedLivemode(request)));
+    response.headers.set("x-service-livemode", String(caller ? caller.livemode : claimedLivemode(request)));
     if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
   }
   applyStandardHeaders(response.headers);

@@ -13,8 +13,11 @@ export interface Caller {
   livemode: boolean;
 }
 
-/** What a handler sees: the request, its caller and the place to add response headers. */
-export interface RequestContext {
+/** Whether a route requires an API key ("key") or is public ("none"). */
+type RouteAuth = "key" | "none";
+
+/** What every request carries before its caller is known. */
+export interface RequestBasics {
   request: Request;
   url: URL;
   params: Record<string, string>;
@@ -22,10 +25,16 @@ export interface RequestContext {
   /** Arrival time in ms; the request deadline counts from here. */
   arrivedAt: number;
   deadlineAt: number;
-  caller: Caller | null;
   headers: Headers;
   deps: Deps;
 }
+
+/**
+ * What a handler sees: the request, its caller and the place to add response headers. A keyed
+ * route's handler always has its caller (the pipeline refuses the request otherwise); a public
+ * route's never does.
+ */
+export type RequestContext<Auth extends RouteAuth = RouteAuth> = RequestBasics & { caller: Auth extends "key" ? Caller : null };
 
 export interface BinaryBody {
   bytes: Uint8Array;
@@ -48,17 +57,20 @@ export interface RouteDoc {
 
 /**
  * One route: its contract (used for validation and for OpenAPI alike) and its handler. A handler
- * returns the `data` of the success envelope, or a Response for raw bodies.
+ * returns the `data` of the success envelope, or a Response for raw bodies. One variant per auth
+ * mode, told apart by `auth`, so a route's literal `auth` alone types its handler's caller.
  */
-export interface RouteDef<Body = unknown, Query = unknown> {
-  method: "GET" | "POST" | "DELETE";
-  path: string;
-  auth: "key" | "none";
-  body?: BodySpec & ({ kind: "json"; schema: TSchema } | { kind: "binary" });
-  query?: TSchema;
-  doc: RouteDoc;
-  handle(ctx: RequestContext, input: { body: Body; query: Query }): Promise<unknown | Response> | unknown | Response;
-}
+export type RouteDef<Body = unknown, Query = unknown, Auth extends RouteAuth = RouteAuth> = Auth extends RouteAuth
+  ? {
+      method: "GET" | "POST" | "DELETE";
+      path: string;
+      auth: Auth;
+      body?: BodySpec & ({ kind: "json"; schema: TSchema } | { kind: "binary" });
+      query?: TSchema;
+      doc: RouteDoc;
+      handle(ctx: RequestContext<Auth>, input: { body: Body; query: Query }): Promise<unknown | Response> | unknown | Response;
+    }
+  : never;
 
 export function defineRoute<Body = unknown, Query = unknown>(route: RouteDef<Body, Query>): RouteDef {
   return route as RouteDef;

@@ -10,10 +10,10 @@ import { today } from "../clock";
  * The ruleset versions a request asks for: `Service-Ruleset` (validate only) over the organization's
  * default channel. Pins are checked here, before any unit is spent or anything runs.
  */
-export function rulesetChoice(ctx: RequestContext, header: string | null): NonNullable<ValidateRequest["ruleset"]> {
+export function rulesetChoice(ctx: RequestContext<"key">, header: string | null): NonNullable<ValidateRequest["ruleset"]> {
   const day = today(ctx.deps.clock);
   try {
-    const request = rulesetRequest(header, ctx.caller!.org.rulesetChannel as Channel);
+    const request = rulesetRequest(header, ctx.caller.org.rulesetChannel as Channel);
     checkPins(ctx.deps.lifecycle, request, day);
     // The pinned table is built once in each worker; only a substituted one (tests) travels along.
     const substituted = ctx.deps.lifecycle.facts !== pinnedVersions;

@@ -93,7 +93,7 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     metered: true,
   },
   async handle(ctx, { body }) {
-    const livemode = ctx.caller!.livemode;
+    const livemode = ctx.caller.livemode;
     const stored = body.output === "pdf" && body.pdfTemplateId ? storedTemplate(ctx, body.pdfTemplateId) : undefined;
     // Under the deadline like the metered step, but it costs no unit: refusing the request is free.
     const { generated, pdf } = await unmetered(ctx, (signal) => prepare(ctx, body, stored, signal));

@@ -41,7 +41,7 @@ export const meRoute = defineRoute({
     response: { data: Account },
   },
   handle(ctx) {
-    const { key, presentedKey, org, livemode } = ctx.caller!;
+    const { key, presentedKey, org, livemode } = ctx.caller;
     const plan = PLANS[org.plan];
     return {
       keyId: key.id,

@@ -35,7 +35,7 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
     // The logo is caller bytes to decode: an engine worker checks it, under the queue and deadline.
     const problems = await unmetered(ctx, (signal) => ctx.deps.validation().designProblems(body.definition, signal));
     if (problems.length) throw badRequest(`the template cannot be drawn: ${problems.map((p) => p.message).join("; ")}`, problems.map((p) => ({ ...p, keyword: "logo" })));
-    return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller!.org.id, body.name, body.definition);
+    return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller.org.id, body.name, body.definition);
   },
 });
 
@@ -44,7 +44,7 @@ export const listTemplatesRoute = defineRoute({
   path: "/v1/pdf-templates",
   auth: "key",
   doc: { summary: "List the organization's PDF templates", tags, errors: [], response: { data: Type.Array(StoredTemplate) } },
-  handle: (ctx) => listTemplates(ctx.deps.store.db, ctx.caller!.org.id),
+  handle: (ctx) => listTemplates(ctx.deps.store.db, ctx.caller.org.id),
 });
 
 export const getTemplateRoute = defineRoute({
@@ -53,7 +53,7 @@ export const getTemplateRoute = defineRoute({
   auth: "key",
   doc: { summary: "One PDF template by its ref", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: StoredTemplate } },
   handle(ctx) {
-    const found = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, ctx.params.ref);
+    const found = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref);
     if (!found) throw notFound(ctx.params.ref);
     return found;
   },
@@ -65,7 +65,7 @@ export const deleteTemplateRoute = defineRoute({
   auth: "key",
   doc: { summary: "Delete a PDF template", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: Type.Object({ ref: Type.String(), deleted: Type.Literal(true) }) } },
   handle(ctx) {
-    if (!deleteTemplate(ctx.deps.store.db, ctx.caller!.org.id, ctx.params.ref)) throw notFound(ctx.params.ref);
+    if (!deleteTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref)) throw notFound(ctx.params.ref);
     return { ref: ctx.params.ref.toUpperCase(), deleted: true };
   },
 });
