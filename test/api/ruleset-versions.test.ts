@@ -1,13 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
-import { CORPUS_DIR, hasCorpus, RULESETS_DIR } from "../support/corpus";
+import { CORPUS_DIR, corpusMissing, mirrorMissing, RULESETS_DIR } from "../support/corpus";
 import { rulesetSha256 } from "../../src/rulesets/seal";
 import { setRulesetChannel } from "../../src/accounts/orgs";
 import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 import { versions } from "../../src/rulesets/pins";
 import { runDriftCheck } from "../../src/rulesets/drift";
 import { pinReader } from "../../src/rulesets/sync";
+import { cannotRun } from "../support/requirements";
 
 const h = startValidatingHarness({ now: new Date("2026-11-22T10:00:00Z") });
 const org = h.org("versions", "scale");
@@ -27,7 +28,7 @@ async function expectSealVerifies(data: { rulesetSha256: string; rulesetArtifact
   for (const { key, version, fileSha256 } of data.rulesetArtifacts as { key: string; version: string; fileSha256: string }[]) expect(artifacts).toContainEqual({ key, version, fileSha256 });
 }
 
-describe.skipIf(!hasCorpus)("channels and pins over HTTP", () => {
+describe.skipIf(cannotRun("channels and pins over HTTP", corpusMissing ?? mirrorMissing))("channels and pins over HTTP", () => {
   test("latest and previous judge the same document with two different version sets, each seal verifiable", async () => {
     const latest = await validate(XRECHNUNG_UBL, "latest");
     const previous = await validate(XRECHNUNG_UBL, "previous");

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { cannotRun } from "../support/requirements";
 import { allRows, corpusUnavailable, sourceOf } from "./corpus";
 import { enginePass } from "./engine-pass";
 import { differences, isJudged } from "./verdicts";
@@ -15,10 +16,9 @@ interface KnownList {
   entries: { path: string; reason: string; differs: string[]; detail?: string }[];
 }
 
-const skip = corpusUnavailable();
-if (skip) console.log(`corpus verdicts skipped: ${skip}`);
+const skip = cannotRun("corpus verdicts", corpusUnavailable());
 
-test.skipIf(!!skip)(
+test.skipIf(skip)(
   "the engine agrees with every upstream verdict, except the listed known disagreements",
   async () => {
     const known = JSON.parse(readFileSync(join(import.meta.dir, "known-disagreements.json"), "utf8")) as KnownList;

@@ -19,12 +19,12 @@ import { PIPELINES } from "../../src/validation/pipelines";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
 import { parseSvrl } from "../../src/validation/svrl";
 import { findingOf, isPdf } from "../../src/validation/validate";
+import { buildMissing, cannotRun } from "../support/requirements";
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he";
 import { allRows, CORPUS, corpusUnavailable } from "./corpus";
 import { enginePass } from "./engine-pass";
 
-const skip = corpusUnavailable() ?? saxonHeUnavailable() ?? (readIndex() ? null : "no ruleset build index (bun scripts/rulesets.ts all)");
-if (skip) console.log(`Saxon-HE differential skipped: ${skip}`);
+const skip = cannotRun("Saxon-HE differential", corpusUnavailable() ?? saxonHeUnavailable() ?? buildMissing());
 
 const work = mkdtempSync(join(tmpdir(), "saxon-he-differential-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -91,7 +91,7 @@ async function inParallel<T>(items: T[], lanes: number, run: (item: T) => Promis
   }));
 }
 
-test.skipIf(!!skip)(
+test.skipIf(skip)(
   "the service reports exactly Saxon-HE's findings on the original stylesheets, for every document and rule layer",
   async () => {
     const rows = allRows();

@@ -14,7 +14,8 @@ import { API_ROUTES } from "../../src/api/app";
 import { defaultTargetMiB } from "../../src/cli/memory-target";
 import { defaultWorkerCount } from "../../src/config";
 import { cliOf, createKeys, startServer, type Server } from "../../bench/server";
-import { CORPUS_DIR, hasCorpus } from "../support/corpus";
+import { CORPUS_DIR, corpusMissing } from "../support/corpus";
+import { cannotRun } from "../support/requirements";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { mutate, rng, type BodyKind } from "./mutate";
 
@@ -54,7 +55,7 @@ function seeds(): Record<string, { kind: BodyKind; contentType: string; bytes: U
   };
 }
 
-const skip = hasCorpus ? undefined : "the corpus (../shared/corpus) is absent";
+const skip = cannotRun("fuzz of the body routes", corpusMissing);
 let dir: string;
 let server: Server;
 let keys: string[];
@@ -82,10 +83,7 @@ function memoryMiB(pid: number, field: "VmHWM" | "VmRSS"): number {
   return Number(status.match(new RegExp(`${field}:\\s+(\\d+) kB`))![1]) / 1024;
 }
 
-if (skip) console.log(`fuzz skipped: ${skip}`);
-if (!hasCorpus && process.env.CI) throw new Error("the fuzz test needs ../shared/corpus in CI");
-
-test.skipIf(!!skip)(
+test.skipIf(skip)(
   "mutated bodies on every body route: no unexplained 5xx, answers within the deadline, memory within the target, /v1/me stays quick",
   async () => {
     const bodySeeds = seeds();

@@ -26,8 +26,9 @@ import { versionsOf } from "../../src/rulesets/pins.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
 import { FRANCE_CTC_OVERLAY, PIPELINES, type RuleLayer } from "../../src/validation/pipelines.ts";
 import type { Finding } from "../../src/validation/svrl.ts";
-import { CORPUS_DIR, corpusRows, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
+import { CORPUS_DIR, corpusMissing, corpusRows, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
+import { cannotRun } from "../support/requirements.ts";
 import { mutate, type Mutant } from "./mutants.ts";
 import { findingLine, nativeOutcome, planOfFile, referenceOutcome } from "./differential.ts";
 
@@ -72,7 +73,7 @@ const SEED_SUBSTITUTES: Record<string, string> = {
 /** Larger corpus documents are embedded attachments: they cost time, not coverage. */
 const MAX_SEED_BYTES = 1_000_000;
 
-const skip = (hasCorpus ? null : `no corpus at ${CORPUS_DIR}`) ?? saxonHeUnavailable();
+const skip = cannotRun("native engine vs Saxon-HE on mutants", corpusMissing ?? saxonHeUnavailable());
 
 interface JudgedPipeline {
   id: string;
@@ -151,7 +152,7 @@ interface WrittenMutant extends Mutant {
   pipeline: string;
 }
 
-describe.skipIf(skip !== null)(`native engine vs Saxon-HE on ${TOTAL} mutants of valid documents`, () => {
+describe.skipIf(skip)(`native engine vs Saxon-HE on ${TOTAL} mutants of valid documents`, () => {
   let work = "";
   const mutantsByRuleFile = new Map<string, WrittenMutant[]>();
   /** Saxon-HE outcomes per rule file, run one JVM at a time ahead of the tests so they overlap native and SaxonJS work. */
@@ -369,5 +370,3 @@ async function reportNativeVsSaxonJs(ruleFile: string, plan: Plan, sample: Writt
   }
   console.log(`  native vs SaxonJS (information only): ${differing.length} of ${sample.length} sampled mutants differ${differing.length ? `, e.g. ${differing.slice(0, 3).join("; ")}` : ""}`);
 }
-
-if (skip) test.skip(`native engine vs Saxon-HE on mutants (${skip})`, () => {});

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { AFRelationship, PDFDocument } from "pdf-lib";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { XML_LIMITS } from "../../src/syntax/xml-policy.ts";
-import { corpusFile, corpusRows, hasCorpus } from "../support/corpus.ts";
+import { corpusFile, corpusMissing, corpusRows } from "../support/corpus.ts";
+import { cannotRun } from "../support/requirements.ts";
 
 const INVOICE = new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`);
 
@@ -66,7 +67,7 @@ describe("extraction from generated PDFs", () => {
   });
 });
 
-describe.skipIf(!hasCorpus)("corpus PDFs (expected.json rows with syntax pdf)", () => {
+describe.skipIf(cannotRun("corpus PDFs", corpusMissing))("corpus PDFs (expected.json rows with syntax pdf)", () => {
   const pdfRows = corpusRows().filter((r) => r.syntax === "pdf");
 
   test("the embedded XML named by the corpus is found; differences explained", async () => {

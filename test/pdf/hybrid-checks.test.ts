@@ -4,7 +4,8 @@ import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { FACTURX_XMP_NAMESPACE, HYBRID_RULES, ZUGFERD2_XMP_NAMESPACE, hybridFindings, readXmp } from "../../src/pdf/hybrid-checks.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import type { ValidationFinding } from "../../src/validation/result.ts";
-import { corpusFile, corpusRows, hasCorpus } from "../support/corpus.ts";
+import { corpusFile, corpusMissing, corpusRows } from "../support/corpus.ts";
+import { cannotRun } from "../support/requirements.ts";
 
 // The checks never read the XML itself: any bytes do as the invoice.
 const XML = new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`);
@@ -251,7 +252,7 @@ describe("synthetic hybrid PDFs", () => {
   });
 });
 
-describe.skipIf(!hasCorpus)("corpus hybrid PDFs", () => {
+describe.skipIf(cannotRun("corpus hybrid PDFs", corpusMissing))("corpus hybrid PDFs", () => {
   test("findings per rule; upstream-correct PDFs are clean except where a rule is stricter", async () => {
     const counts: Record<string, number> = {};
     const errorsOf: Record<string, string[]> = {};

@@ -12,7 +12,7 @@ import { detect } from "../../src/syntax/detect.ts";
 import { parseXml } from "../../src/syntax/xml-reader.ts";
 import { buildHybrid, FACTURX_LEVELS, type Built } from "./build.ts";
 import { PDF_CASES } from "./fixtures.ts";
-import { has, inkShare, pageTexts, run, scratch } from "./tools.ts";
+import { inkShare, lacking, pageTexts, run, scratch } from "./tools.ts";
 
 const tmp = scratch();
 afterAll(() => tmp.remove());
@@ -128,7 +128,7 @@ describe("hybrid PDF matrix (5 invoices x 5 Factur-X levels)", () => {
     }),
   );
 
-  test.skipIf(!has("pdfdetach"))(
+  test.skipIf(lacking("pdfdetach"))(
     "pdfdetach lists factur-x.xml and saves bytes equal to the XML",
     each(({ built, path }) => {
       expect(run(["pdfdetach", "-list", path])).toContain("1: factur-x.xml");
@@ -138,7 +138,7 @@ describe("hybrid PDF matrix (5 invoices x 5 Factur-X levels)", () => {
     }),
   );
 
-  test.skipIf(!has("pdfinfo"))(
+  test.skipIf(lacking("pdfinfo"))(
     "pdfinfo -meta shows well-formed XMP with pdfaid and fx entries and the right ConformanceLevel; Info dates match XMP",
     each(({ path, level }) => {
       const meta = xmpValues(run(["pdfinfo", "-meta", path]));
@@ -153,7 +153,7 @@ describe("hybrid PDF matrix (5 invoices x 5 Factur-X levels)", () => {
     }),
   );
 
-  test.skipIf(!has("pdffonts"))(
+  test.skipIf(lacking("pdffonts"))(
     "pdffonts lists every font as embedded and subset",
     each(({ path }) => {
       const fonts = run(["pdffonts", path]).trim().split("\n").slice(2);
@@ -162,14 +162,14 @@ describe("hybrid PDF matrix (5 invoices x 5 Factur-X levels)", () => {
     }),
   );
 
-  test.skipIf(!has("qpdf"))(
+  test.skipIf(lacking("qpdf"))(
     "qpdf --check finds no errors",
     each(({ path }) => {
       expect(run(["qpdf", "--check", path])).toContain("No syntax or stream encoding errors found");
     }),
   );
 
-  test.skipIf(!has("pdftotext"))(
+  test.skipIf(lacking("pdftotext"))(
     "pages show the invoice number and no watermark for live keys",
     each(({ path, built }) => {
       const pages = pageTexts(path);
@@ -201,7 +201,7 @@ describe("hybrid PDF properties", () => {
     expect(x.ok && xmpValues(x.xmp!).createDate).toEqual(["2025-06-01T08:30:15Z"]);
   });
 
-  test.skipIf(!has("pdftoppm"))("the standard template draws a page; no template gives a blank one", () => {
+  test.skipIf(lacking("pdftoppm"))("the standard template draws a page; no template gives a blank one", () => {
     const render = (pdf: Uint8Array, name: string) => {
       const path = tmp.write(`${name}.pdf`, pdf);
       run(["pdftoppm", "-gray", "-r", "50", "-f", "1", "-l", "1", path, join(tmp.dir, name)]);
@@ -213,7 +213,7 @@ describe("hybrid PDF properties", () => {
     })();
   });
 
-  test.skipIf(!has("pdftotext"))("test keys: SANDBOX on every page, blank template included", async () => {
+  test.skipIf(lacking("pdftotext"))("test keys: SANDBOX on every page, blank template included", async () => {
     for (const [invoice, template] of [[many, "standard"], [one, undefined]] as const) {
       const built = await buildHybrid(invoice, "extended", { livemode: false, template });
       const pages = pageTexts(tmp.write("test-key.pdf", built.pdf));

@@ -1,11 +1,16 @@
 // The Debian PDF tools (qpdf, poppler-utils) as test oracles: independent readers of what we write.
-// Each check is skipped cleanly where its tool is not installed.
+// A check whose tool is not installed fails in CI and is skipped elsewhere (cannotRun).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cannotRun } from "../support/requirements.ts";
 
-export const has = (tool: string) => Bun.which(tool) !== null;
+/** Whether a check needing `tools` cannot run here: pass to `test.skipIf`. */
+export function lacking(...tools: string[]): boolean {
+  const absent = tools.filter((tool) => Bun.which(tool) === null);
+  return cannotRun(`checks with ${tools.join(", ")}`, absent.length ? `${absent.join(", ")} not on PATH (apt-get install qpdf poppler-utils)` : null);
+}
 
 /** Runs a tool; stdout as text. Throws with stderr on a non-zero exit, except where allowed. */
 export function run(cmd: string[], okCodes: number[] = [0]): string {

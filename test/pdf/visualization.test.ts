@@ -6,7 +6,7 @@ import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { writeVisualizationPdf } from "../../src/pdf/visualization.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
 import { PDF_CASES } from "./fixtures.ts";
-import { has, pageTexts, run, scratch } from "./tools.ts";
+import { lacking, pageTexts, run, scratch } from "./tools.ts";
 
 const tmp = scratch();
 afterAll(() => tmp.remove());
@@ -28,14 +28,14 @@ describe("visualization PDF", () => {
     expect(x.xmp).not.toContain("fx:");
   });
 
-  test.skipIf(!has("pdffonts") || !has("qpdf") || !has("pdfdetach"))("fonts embedded and subset, qpdf clean, nothing to detach", async () => {
+  test.skipIf(lacking("pdffonts", "qpdf", "pdfdetach"))("fonts embedded and subset, qpdf clean, nothing to detach", async () => {
     const { path } = await visualize(true);
     for (const line of run(["pdffonts", path]).trim().split("\n").slice(2)) expect(line).toMatch(/^[A-Z]{6}\+DejaVuSans(-Bold)?\s.*yes yes yes/);
     expect(run(["qpdf", "--check", path])).toContain("No syntax or stream encoding errors found");
     expect(run(["pdfdetach", "-list", path])).toContain("0 embedded files");
   });
 
-  test.skipIf(!has("pdftotext"))("non-Latin text is extractable as written; test keys get the watermark", async () => {
+  test.skipIf(lacking("pdftotext"))("non-Latin text is extractable as written; test keys get the watermark", async () => {
     const live = pageTexts((await visualize(true)).path);
     expect(live[0]).toContain("FabricadeCiocolatăȘtefan&ČapekSRL");
     expect(live[0]).toContain("Łódź");

@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { generate } from "../../scripts/pins-from-manifest";
+import { mirrorMissing } from "../support/corpus";
 import { entryPins, isRuleEntry, pinByPath, pins, pinsFor, versionFacts, versions, versionsOf } from "../../src/rulesets/pins";
+import { cannotRun } from "../support/requirements";
 
 const repoRoot = resolve(import.meta.dir, "../..");
 const mirror = resolve(repoRoot, "../shared/rulesets");
-const hasMirror = existsSync(join(mirror, "manifest.json"));
-if (!hasMirror) console.log(`pins vs manifest skipped: ${mirror}/manifest.json absent`);
 
-describe.skipIf(!hasMirror)("committed pins match the manifest", () => {
+describe.skipIf(cannotRun("pins vs manifest", mirrorMissing))("committed pins match the manifest", () => {
   test("rulesets/pins.json and rulesets/versions.json equal the generator output", () => {
     const { pins: pinsText, versions: versionsText } = generate(mirror);
     expect(readFileSync(join(repoRoot, "rulesets/pins.json"), "utf8")).toBe(pinsText);

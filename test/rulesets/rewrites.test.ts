@@ -3,7 +3,7 @@
 // corpus documents that use it. FULL=1 runs every matching document instead of a sample.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { documentTargets, readIndex } from "../../src/rulesets/compile";
@@ -11,6 +11,8 @@ import { buildDir } from "../../src/rulesets/sync";
 import { type Pin, pins } from "../../src/rulesets/pins";
 import { rewriteStylesheet } from "../../src/rulesets/rewrites";
 import { type Finding, parseSvrl } from "../../src/validation/svrl";
+import { corpusMissing, mirrorMissing } from "../support/corpus";
+import { buildMissing, cannotRun } from "../support/requirements";
 import { runSaxonHe, saxonHeUnavailable } from "../support/saxon-he";
 import { embeddedCii } from "./pdf-xml";
 
@@ -136,8 +138,7 @@ function sample<T>(groups: T[][], max: number): T[] {
   return out;
 }
 
-const unavailable = saxonHeUnavailable() ?? (existsSync(join(shared, "corpus/expected.json")) ? null : `${shared}/corpus absent`);
-if (unavailable) console.log(`rewrite proof on Saxon-HE skipped: ${unavailable}`);
+const skip = cannotRun("rewrite proof on Saxon-HE", saxonHeUnavailable() ?? corpusMissing ?? mirrorMissing ?? buildMissing());
 
 const work = mkdtempSync(join(tmpdir(), "rewrite-proof-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -185,10 +186,10 @@ function stylesheetsToProve() {
     .filter((s) => Object.values(s.counts).some((n) => n > 0));
 }
 
-const touched = unavailable ? [] : stylesheetsToProve();
+const touched = skip ? [] : stylesheetsToProve();
 
-describe.skipIf(!!unavailable)("rewritten stylesheets give the pinned stylesheets' findings on Saxon-HE", () => {
-  const corpus = unavailable ? [] : (JSON.parse(readFileSync(join(shared, "corpus/expected.json"), "utf8")) as CorpusRow[]);
+describe.skipIf(skip)("rewritten stylesheets give the pinned stylesheets' findings on Saxon-HE", () => {
+  const corpus = skip ? [] : (JSON.parse(readFileSync(join(shared, "corpus/expected.json"), "utf8")) as CorpusRow[]);
 
   for (const s of touched) {
     test(`${s.pin.path} ${JSON.stringify(s.counts)}`, async () => {

@@ -1,5 +1,5 @@
-// Reads the shared conformance corpus in place (never copied into the repository). Tests that
-// need it skip when ../shared is absent.
+// Reads the shared conformance corpus and ruleset mirror in place (never copied into the
+// repository). Tests that need them pass the reasons below to cannotRun (requirements.ts).
 
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,8 @@ export const CORPUS_DIR = `${SHARED_DIR}corpus/`;
 export const RULESETS_DIR = `${SHARED_DIR}rulesets/`;
 export const hasCorpus = existsSync(`${CORPUS_DIR}expected.json`);
 export const hasRulesets = existsSync(`${RULESETS_DIR}manifest.json`);
+export const corpusMissing = hasCorpus ? null : `no corpus at ${CORPUS_DIR} (expected.json)`;
+export const mirrorMissing = hasRulesets ? null : `no ruleset mirror at ${RULESETS_DIR} (manifest.json)`;
 
 /** One row of expected.json (its README describes the fields). */
 export interface CorpusRow {

@@ -12,7 +12,8 @@ import { FACTURX_PROFILES, targetFacts, targetLabel, targetOf, type CiiTarget } 
 import { readCii } from "../../src/syntax/cii/read.ts";
 import { writeCii } from "../../src/syntax/cii/write.ts";
 import { createXsdEngine } from "../../src/validation/xsd.ts";
-import { corpusFile, corpusRows, hasCorpus, hasRulesets, rulesetFile } from "../support/corpus.ts";
+import { corpusFile, corpusMissing, corpusRows, mirrorMissing, rulesetFile } from "../support/corpus.ts";
+import { cannotRun } from "../support/requirements.ts";
 
 const CII_ROOT = /<([\w-]+:)?CrossIndustryInvoice[\s>]/;
 
@@ -57,7 +58,7 @@ function leafPaths(xml: string): Set<string> {
   return paths;
 }
 
-describe.skipIf(!hasCorpus || !hasRulesets)("CII round trip over the corpus", async () => {
+describe.skipIf(cannotRun("CII round trip over the corpus", corpusMissing ?? mirrorMissing))("CII round trip over the corpus", async () => {
   const docs = await sources();
   const xsd = createXsdEngine(rulesetFile);
   const byTarget = new Map<string, { documents: number; equal: number; valid: number; sourceInvalid: number }>();
@@ -145,7 +146,7 @@ describe.skipIf(!hasCorpus || !hasRulesets)("CII round trip over the corpus", as
   });
 });
 
-describe.skipIf(!hasCorpus)("CII sub-lines (ParentLineID / LineStatusReasonCode)", () => {
+describe.skipIf(cannotRun("CII sub-lines", corpusMissing))("CII sub-lines (ParentLineID / LineStatusReasonCode)", () => {
   const dir = "mustangproject/library/src/test/resources/subinvoicelines/";
   const files = corpusRows().filter((r) => r.path.startsWith(dir) && r.path.endsWith(".xml"));
 

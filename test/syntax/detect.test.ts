@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { detect, profileRuleFor, type Detection } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { corpusFile, corpusRows, hasCorpus, type CorpusRow } from "../support/corpus.ts";
+import { corpusFile, corpusMissing, corpusRows, type CorpusRow } from "../support/corpus.ts";
+import { cannotRun } from "../support/requirements.ts";
 
 const ubl = (customizationId: string, root = "Invoice") =>
   `<?xml version="1.0"?><${root} xmlns="urn:oasis:names:specification:ubl:schema:xsd:${root}-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:CustomizationID>${customizationId}</cbc:CustomizationID></${root}>`;
@@ -176,7 +177,7 @@ function explain(row: CorpusRow, d: Detection, expectedFormat: string, extracted
   return undefined;
 }
 
-describe.skipIf(!hasCorpus)("agreement with ../shared/corpus/expected.json", () => {
+describe.skipIf(cannotRun("agreement with the corpus", corpusMissing))("agreement with ../shared/corpus/expected.json", () => {
   test("syntax and profile, explained where they differ", async () => {
     const table = new Map<string, { rows: number; agree: number; reasons: Map<string, number> }>();
     const unexplained: string[] = [];

@@ -11,7 +11,10 @@ import { NativeSchematron } from "../../src/validation/schematron-native";
 import { ruleEngineChoice } from "../../src/validation/rule-engines";
 import { validateDocument, type Engine } from "../../src/validation/validate";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
-import { corpusFile, corpusRows, hasCorpus } from "../support/corpus";
+import { corpusFile, corpusMissing, corpusRows } from "../support/corpus";
+import { cannotRun } from "../support/requirements";
+
+const noCorpus = cannotRun("rule engines on corpus documents", corpusMissing);
 
 let native: Engine;
 let saxonjs: Engine;
@@ -52,7 +55,7 @@ describe("VALIDATION_ENGINE", () => {
   });
 });
 
-describe.skipIf(!hasCorpus)("verdicts name the engine per rule file", () => {
+describe.skipIf(noCorpus)("verdicts name the engine per rule file", () => {
   afterEach(() => {
     // Restores the spy of the fallback test even when it fails.
     (NativeSchematron.prototype.run as { mockRestore?: () => void }).mockRestore?.();
@@ -106,7 +109,7 @@ describe.skipIf(!hasCorpus)("verdicts name the engine per rule file", () => {
   }, 120_000);
 });
 
-describe.skipIf(!hasCorpus)("a worker keeps no document between validations", () => {
+describe.skipIf(noCorpus)("a worker keeps no document between validations", () => {
   test("the tree the layers share is built once per validation and let go when it ends", async () => {
     const row = corpusRows().find((r) => r.profile === "xrechnung" && r.syntax === "ubl" && r.expectedValid === true);
     const bytes = row && corpusFile(row);

@@ -4,7 +4,11 @@ import { createXsdEngine } from "../../src/validation/xsd.ts";
 import { xsdSchemaFor, XSD_SCHEMAS, type XsdSchemaId } from "../../src/validation/xsd-schemas.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { corpusFile, corpusRows, hasCorpus, hasRulesets, RULESETS_DIR, rulesetFile } from "../support/corpus.ts";
+import { corpusFile, corpusMissing, corpusRows, mirrorMissing, RULESETS_DIR, rulesetFile } from "../support/corpus.ts";
+import { cannotRun } from "../support/requirements.ts";
+
+const noMirror = cannotRun("XSD validation over the pinned schemas", mirrorMissing);
+const noCorpus = cannotRun("XSD verdicts on the corpus", corpusMissing);
 
 interface Pin { key: string; version: string; path: string; role: string }
 const pins = JSON.parse(readFileSync(new URL("../../rulesets/pins.json", import.meta.url), "utf8")) as Pin[];
@@ -20,7 +24,7 @@ test("the schema table is exactly the pinned entry .xsd rows, less those carried
   expect(Object.values(XSD_SCHEMAS as Record<string, string>).sort()).toEqual(entries);
 });
 
-describe.skipIf(!hasRulesets)("XSD validation over the pinned schemas", () => {
+describe.skipIf(noMirror)("XSD validation over the pinned schemas", () => {
   const requested = new Set<string>();
   const files = (path: string) => {
     requested.add(path);
@@ -103,7 +107,7 @@ describe.skipIf(!hasRulesets)("XSD validation over the pinned schemas", () => {
     });
   });
 
-  test.skipIf(!hasCorpus)("every corpus document upstream calls valid passes its schema (exceptions explained)", async () => {
+  test.skipIf(noCorpus)("every corpus document upstream calls valid passes its schema (exceptions explained)", async () => {
     const counts = new Map<string, number>();
     const exceptions: string[] = [];
     const failures: string[] = [];
@@ -145,7 +149,7 @@ describe.skipIf(!hasRulesets)("XSD validation over the pinned schemas", () => {
     for (const e of exceptions) expect(e).toMatch(/ZUGFeRD 1\.0|valid CII D16B|namespace value not a URI|FatturaElettronicaSemplificata/);
   }, 120_000);
 
-  test.skipIf(!hasCorpus)("files the corpus README names as failing the XSD fail here too", () => {
+  test.skipIf(noCorpus)("files the corpus README names as failing the XSD fail here too", () => {
     const cases: [string, XsdSchemaId, string][] = [
       ["simplerinvoicing-testset/NLCIUS-CII/NLCIUS-CII_ok_example.xml", "cii-d16b", "invalid"],
       ["zugferd-corpus/fatturaPA/official/valid/IT01234567890_FPR02.xml", "fatturapa", "invalid"],

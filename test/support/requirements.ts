@@ -1,0 +1,38 @@
+// The one rule for tests that need something the repository does not hold: an oracle (Saxon-HE,
+// the PDF tools), the shared corpus or ruleset mirror, or the ruleset build. In CI a missing one
+// fails the run, so a suite cannot pass by skipping what it exists to prove; on a developer's
+// machine the tests skip, and the skip says why.
+
+import { test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { buildDir } from "../../src/rulesets/sync";
+
+/** CI=true (or any value but "", "0" and "false"), as CI services and .ci/run set it. */
+export const inCi = (env: Record<string, string | undefined> = process.env): boolean =>
+  !["", "0", "false"].includes((env.CI ?? "").toLowerCase());
+
+/**
+ * Whether the tests named `what` cannot run, `missing` being the reason (null: they can). Pass the
+ * result to `skipIf`. When they cannot, a test in the caller's scope reports it: failing in CI,
+ * skipped elsewhere, its name carrying the reason either way.
+ */
+export function cannotRun(what: string, missing: string | null): boolean {
+  if (missing === null) return false;
+  if (inCi()) {
+    test(`${what}: required in CI`, () => {
+      throw new Error(`CI=true and ${what} cannot run: ${missing}`);
+    });
+  } else {
+    test.skip(`${what} (skipped: ${missing})`, () => {});
+  }
+  return true;
+}
+
+/** Why the ruleset build that npm test's pretest makes is absent, or null. */
+export function buildMissing(): string | null {
+  for (const file of [join(buildDir, "index.json"), join(buildDir, "..", "assets", "rulesets.bundle")]) {
+    if (!existsSync(file)) return `no ${file} (npm run rulesets builds it)`;
+  }
+  return null;
+}
