@@ -4,9 +4,9 @@ import { createEngine } from "../validation/engine";
 import { validateDocument, type Engine } from "../validation/validate";
 import type { ValidationFinding, ValidationResult } from "../validation/result";
 import type { FormatHint } from "../syntax/detect";
+import { FORMAT_HINTS } from "../profiles/ids";
 import { UsageError } from "../config";
 
-const FORMATS: readonly FormatHint[] = ["auto", "cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio"];
 
 export type FileVerdict = { file: string; result: ValidationResult } | { file: string; error: string };
 
@@ -18,7 +18,7 @@ export type FileVerdict = { file: string; result: ValidationResult } | { file: s
 export async function validateCommand(files: string[], flags: { format?: string; json?: boolean }): Promise<number> {
   if (files.length === 0) throw new UsageError("validate needs at least one FILE");
   const format = (flags.format ?? "auto") as FormatHint;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not '${flags.format}'`);
+  if (!(FORMAT_HINTS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMAT_HINTS.join(", ")}, not '${flags.format}'`);
   const engine = createEngine(rulesetBundle());
   const verdicts: FileVerdict[] = [];
   for (const file of files) {

@@ -3,7 +3,8 @@
 // of a schema failure (a missing nested property names its parent object as `path`).
 
 import type { InvoiceInput } from "../invoice/schema.ts";
-import type { Overlay } from "../standards/table.ts";
+import type { En16931Syntax } from "../profiles/ids.ts";
+import type { Overlay } from "../profiles/record.ts";
 import { fieldErrors, type FieldError } from "./errors.ts";
 
 const TAX_CURRENCY = "/invoice/taxCurrencyCode";
@@ -36,7 +37,7 @@ function romaniaErrors(invoice: InvoiceInput): FieldError[] {
   return errors;
 }
 
-export function checkRequest(invoice: InvoiceInput, syntax: "cii" | "ubl", overlay: Overlay | undefined): void {
+export function checkRequest(invoice: InvoiceInput, syntax: En16931Syntax, overlay: Overlay | undefined): void {
   const errors = [...taxCurrencyErrors(invoice)];
   // A UBL credit note has nothing to point at without the invoice it credits: fail closed.
   if (syntax === "ubl" && invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined) {

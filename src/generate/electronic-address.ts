@@ -7,7 +7,7 @@
 import type { Identifier } from "../model/index.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { EMAIL_EAS, VAT_EAS_BY_COUNTRY } from "../standards/eas.ts";
-import type { AddressRule } from "../standards/table.ts";
+import type { AddressRule } from "../profiles/record.ts";
 import { GenerateError } from "./errors.ts";
 
 type Party = InvoiceInput["seller"];

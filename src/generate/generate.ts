@@ -1,16 +1,19 @@
 // POST /v1/generate without HTTP: request -> XML bytes, pure, synchronous and byte-for-byte
 // deterministic (no clock, no randomness; the writers order everything by schema). Validation of
-// the output is the caller's next step, under `pipelineProfile`.
+// the output is the caller's next step, under the record that wrote it.
 
 import type { Invoice } from "../model/index.ts";
 import { toModel } from "../invoice/to-model.ts";
 import { writeUbl } from "../syntax/ubl/write.ts";
 import { writeCii, type LostField } from "../syntax/cii/write.ts";
-import { CREDIT_NOTE_CAPABLE, STANDARD_TABLE, type Profile, type ProfileRow, type Standard } from "../standards/table.ts";
+import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
+import type { En16931Syntax, RecordId, RequestProfile, Standard } from "../profiles/ids.ts";
+import { creditNoteStandards } from "../profiles/lookup.ts";
+import type { Writing } from "../profiles/record.ts";
 import { checkRequest } from "./checks.ts";
 import { GenerateError } from "./errors.ts";
 import { completeParties } from "./parties.ts";
-import { resolveProfile, writerRow } from "./profile.ts";
+import { resolveProfile, writerRecord } from "./profile.ts";
 import type { GenerateRequestInput } from "./request.ts";
 import { markTestMode } from "./test-mode.ts";
 import { applyFranceCtc } from "./france-ctc.ts";
@@ -18,11 +21,11 @@ import { trimForMinimum } from "./trim.ts";
 
 export interface GeneratedXml {
   bytes: Uint8Array;
-  syntax: "cii" | "ubl";
+  syntax: En16931Syntax;
   standard: Standard;
-  profile: Profile;
-  /** Profile key of src/validation/pipelines.ts that judges `bytes` (validateDocument's `profile`). */
-  pipelineProfile: string;
+  profile: RequestProfile;
+  /** The catalogue record that wrote `bytes` and judges them (validateDocument's `record`). */
+  record: RecordId;
   /** BT-24 as written. */
   customizationId: string;
   contentType: "application/xml";
@@ -44,35 +47,36 @@ function dropSubLines(model: Invoice): LostField[] {
   return lost;
 }
 
-const franceCtcApplies = (row: ProfileRow, invoice: GenerateInput["invoice"]) =>
-  row.franceCtc === "always" || (row.franceCtc === "opt-in" && invoice.franceCtc === true);
+const franceCtcApplies = (write: Writing, invoice: GenerateInput["invoice"]) =>
+  write.franceCtc === "always" || (write.franceCtc === "opt-in" && invoice.franceCtc === true);
 
 export function generateXml(request: GenerateInput, options: { livemode: boolean }): GeneratedXml {
   const { standard, invoice } = request;
   const profile = resolveProfile(request);
-  if (invoice.documentType === "creditnote" && !CREDIT_NOTE_CAPABLE.includes(standard)) {
-    throw new GenerateError(422, "DOCUMENT_TYPE_STANDARD_MISMATCH", `${standard} accepts invoices only; credit notes can be generated for ${CREDIT_NOTE_CAPABLE.join(", ")}`, {
+  if (invoice.documentType === "creditnote" && !STANDARD_ENTRIES[standard].creditNotes) {
+    const capable = creditNoteStandards();
+    throw new GenerateError(422, "DOCUMENT_TYPE_STANDARD_MISMATCH", `${standard} accepts invoices only; credit notes can be generated for ${capable.join(", ")}`, {
       standard,
       documentType: invoice.documentType,
-      creditNoteCapableStandards: [...CREDIT_NOTE_CAPABLE],
+      creditNoteCapableStandards: capable,
     });
   }
-  const { row, syntax } = writerRow(request, profile);
-  checkRequest(invoice, syntax, row.overlay);
+  const record = writerRecord(request, profile);
+  const { syntax, write } = record;
+  checkRequest(invoice, syntax, write.overlay);
 
-  const keepsSubLines = row.subLines.includes(syntax);
-  const customizationId = (keepsSubLines && invoice.lines.some((l) => l.subLines?.length) && row.extensionCustomizationId) || row.customizationId;
-  const model = toModel(invoice, { specificationIdentifier: customizationId, businessProcessType: row.profileId });
-  completeParties(model, invoice, row, standard);
-  if (franceCtcApplies(row, invoice)) applyFranceCtc(model, invoice.businessProcessId);
-  const lost = keepsSubLines ? [] : dropSubLines(model);
-  if (row.trim === "minimum") lost.push(...trimForMinimum(model));
+  const customizationId = (write.subLines && invoice.lines.some((l) => l.subLines?.length) && write.extensionCustomizationId) || write.customizationId;
+  const model = toModel(invoice, { specificationIdentifier: customizationId, businessProcessType: write.businessProcess });
+  completeParties(model, invoice, write, standard);
+  if (franceCtcApplies(write, invoice)) applyFranceCtc(model, invoice.businessProcessId);
+  const lost = write.subLines ? [] : dropSubLines(model);
+  if (write.trim === "minimum") lost.push(...trimForMinimum(model));
 
   let xml: string;
   if (syntax === "ubl") {
     xml = writeUbl(model);
   } else {
-    const target = row.target.syntax === "cii" && row.target.version === "D22B" ? { version: "D22B" as const, profile: row.target.level } : { version: "D16B" as const };
+    const target = write.cii?.version === "D22B" ? { version: "D22B" as const, profile: write.cii.level } : { version: "D16B" as const };
     const written = writeCii(model, target);
     xml = written.xml;
     lost.push(...written.lost);
@@ -83,7 +87,7 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
     syntax,
     standard,
     profile,
-    pipelineProfile: row.pipelineProfile,
+    record: record.id,
     customizationId,
     contentType: "application/xml",
     lost,
@@ -91,4 +95,4 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
 }
 
 /** The `pdf` output kind of a standard (the PDF layer builds it from the XML). */
-export const pdfKindOf = (standard: Standard) => STANDARD_TABLE[standard].pdfKind;
+export const pdfKindOf = (standard: Standard) => STANDARD_ENTRIES[standard].pdfKind;

@@ -4,7 +4,8 @@
 import type { Identifier, Invoice } from "../model/index.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { DUTCH_LEGAL_ENTITY_SCHEMES } from "../standards/eas.ts";
-import type { ProfileRow, Standard } from "../standards/table.ts";
+import type { Standard } from "../profiles/ids.ts";
+import type { Writing } from "../profiles/record.ts";
 import { electronicAddressOf } from "./electronic-address.ts";
 import { GenerateError } from "./errors.ts";
 
@@ -28,12 +29,12 @@ function dutchLegalEntity(party: Party, role: "seller" | "buyer"): Identifier | 
   );
 }
 
-export function completeParties(model: Invoice, invoice: InvoiceInput, row: ProfileRow, standard: Standard): void {
+export function completeParties(model: Invoice, invoice: InvoiceInput, write: Writing, standard: Standard): void {
   for (const role of ["seller", "buyer"] as const) {
     const target = model[role];
-    const address = electronicAddressOf(invoice[role], role, row.electronicAddress, standard);
+    const address = electronicAddressOf(invoice[role], role, write.electronicAddress, standard);
     if (address) target.electronicAddress = address;
-    if (row.overlay === "netherlands") {
+    if (write.overlay === "netherlands") {
       const legal = dutchLegalEntity(invoice[role], role);
       if (legal) target.legalRegistrationId = legal;
     }

@@ -3,6 +3,7 @@
 // beside the XML (every other standard).
 
 import { writeHybridPdf } from "../pdf/hybrid.ts";
+import { recordById } from "../profiles/lookup.ts";
 import { writeVisualizationPdf } from "../pdf/visualization.ts";
 import { readCii } from "../syntax/cii/read.ts";
 import { readUbl } from "../syntax/ubl/read.ts";
@@ -34,5 +35,5 @@ export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate:
 export async function renderPdfOutput(generated: GeneratedXml, kind: PdfKind, request: PdfRequest): Promise<Uint8Array> {
   const model = generated.syntax === "cii" ? readCii(generated.bytes) : readUbl(generated.bytes);
   const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, design: request.design, now: request.now };
-  return kind === "hybrid" ? writeHybridPdf({ ...common, profile: generated.profile }) : writeVisualizationPdf(common);
+  return kind === "hybrid" ? writeHybridPdf({ ...common, record: recordById(generated.record) }) : writeVisualizationPdf(common);
 }

@@ -1,7 +1,10 @@
-// Which row of the standards table a request means: `profile`, or its alias `facturxProfile` for
-// the Factur-X family, or the standard's default; and the syntax, where the standard offers two.
+// Which catalogue record a request means: `profile`, or its alias `facturxProfile` for the Factur-X
+// family, or the standard's default; and the syntax, where the standard offers two.
 
-import { allowedProfiles, STANDARD_TABLE, type Profile, type ProfileRow, type Standard } from "../standards/table.ts";
+import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
+import { isEn16931Syntax, type En16931Syntax, type RequestProfile, type Standard } from "../profiles/ids.ts";
+import { allowedProfiles, recordById } from "../profiles/lookup.ts";
+import type { ProfileRecord, Writing } from "../profiles/record.ts";
 import { GenerateError } from "./errors.ts";
 import type { GenerateRequestInput } from "./request.ts";
 
@@ -14,37 +17,42 @@ function mismatch(standard: Standard, profile: string, message: string, extra: R
 }
 
 /** The profile the request names (or the default); 422 PROFILE_STANDARD_MISMATCH outside the table. */
-export function resolveProfile({ standard, profile, facturxProfile }: Selectors): Profile {
+export function resolveProfile({ standard, profile, facturxProfile }: Selectors): RequestProfile {
   if (facturxProfile !== undefined && !FACTURX_FAMILY.has(standard)) {
     throw mismatch(standard, profile ?? facturxProfile, `facturxProfile applies to zugferd and facturx only; for ${standard} use profile`, { facturxProfile });
   }
   if (profile !== undefined && facturxProfile !== undefined && profile !== facturxProfile) {
     throw mismatch(standard, profile, `profile "${profile}" and facturxProfile "${facturxProfile}" disagree; send one of them`, { facturxProfile });
   }
-  const table = STANDARD_TABLE[standard];
-  const chosen = profile ?? facturxProfile ?? table.defaultProfile;
-  if (!(chosen in table.profiles)) {
+  const entry = STANDARD_ENTRIES[standard];
+  const chosen = profile ?? facturxProfile ?? entry.defaultProfile;
+  if (!(chosen in entry.profiles)) {
     throw mismatch(standard, chosen, `profile "${chosen}" is not available for ${standard}; allowed: ${allowedProfiles(standard).join(", ")}`);
   }
   return chosen;
 }
 
+export type WritableRecord = ProfileRecord & { syntax: En16931Syntax; write: Writing };
+
+const writable = (record: ProfileRecord): record is WritableRecord => record.write !== undefined && isEn16931Syntax(record.syntax);
+
 /**
- * The writer row of an accepted profile and the syntax to write. Standards whose writer does not
- * exist yet are refused with 422 VALIDATION_ERROR and `details.generationAvailable: false`.
+ * The record of an accepted profile in the syntax to write: the standard's default, or the
+ * alternative the request names. Standards whose writer does not exist yet are refused with 422
+ * VALIDATION_ERROR and `details.generationAvailable: false`.
  */
-export function writerRow({ standard, syntax: requested }: Selectors, profile: Profile): { row: ProfileRow; syntax: "cii" | "ubl" } {
-  const row = STANDARD_TABLE[standard].profiles[profile];
-  if (!row || !STANDARD_TABLE[standard].writerAvailable) {
+export function writerRecord({ standard, syntax: requested }: Selectors, profile: RequestProfile): WritableRecord {
+  const records = (STANDARD_ENTRIES[standard].profiles[profile] ?? []).map(recordById);
+  const [preferred] = records;
+  if (!preferred || !writable(preferred)) {
     throw new GenerateError(422, "VALIDATION_ERROR", `generating ${standard} documents is not available yet; ${standard} documents can be validated with POST /v1/validate`, {
       standard,
       profile,
       generationAvailable: false,
     });
   }
-  const syntax = requested === "ubl" && row.ublTarget ? "ubl" : row.target.syntax;
-  if (requested !== undefined && requested !== syntax) {
-    throw mismatch(standard, profile, `${standard} ${profile} is written in ${syntax.toUpperCase()} only; syntax "${requested}" is not available`, { syntax: requested });
-  }
-  return { row, syntax };
+  if (requested === undefined || requested === preferred.syntax) return preferred;
+  const alternative = records.find((r) => r.syntax === requested);
+  if (alternative && writable(alternative)) return alternative;
+  throw mismatch(standard, profile, `${standard} ${profile} is written in ${preferred.syntax.toUpperCase()} only; syntax "${requested}" is not available`, { syntax: requested });
 }

@@ -4,7 +4,7 @@
 
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { Invoice } from "../invoice/schema.ts";
-import { FACTURX_REQUEST_PROFILES, PROFILES, STANDARDS } from "../standards/table.ts";
+import { EN16931_SYNTAXES, FACTURX_REQUEST_PROFILES, REQUEST_PROFILES, STANDARDS } from "../profiles/ids.ts";
 
 /** A union of string literals: Ajv reports one `const` per branch plus `anyOf`, as the spec's errors expect. */
 const literals = <T extends string>(values: readonly T[], description: string): TUnion<TLiteral<T>[]> =>
@@ -15,7 +15,7 @@ export const GenerateRequest = Type.Object(
     standard: literals(STANDARDS, "target standard; fatturapa, facturae and eslog are accepted by the schema but their writers are not available yet (422)"),
     profile: Type.Optional(
       literals(
-        PROFILES,
+        REQUEST_PROFILES,
         "profile of the standard (default per standard: xrechnung -> xrechnung, zugferd/facturx -> en16931, peppol-bis -> peppol). " +
           "A profile the standard does not accept is a 422 PROFILE_STANDARD_MISMATCH with details.allowedProfiles",
       ),
@@ -28,9 +28,10 @@ export const GenerateRequest = Type.Object(
       ),
     ),
     syntax: Type.Optional(
-      Type.Union([Type.Literal("cii"), Type.Literal("ubl")], {
-        description: "XML syntax, only meaningful for xrechnung: cii (default) or ubl. Other standards have one syntax; a different value there is a 422 PROFILE_STANDARD_MISMATCH",
-      }),
+      literals(
+        EN16931_SYNTAXES,
+        "XML syntax, only meaningful for xrechnung: cii (default) or ubl. Other standards have one syntax; a different value there is a 422 PROFILE_STANDARD_MISMATCH",
+      ),
     ),
     output: Type.Union([Type.Literal("xml"), Type.Literal("pdf")], { description: "xml, or pdf (hybrid PDF/A-3 for zugferd and facturx, a visualization otherwise)" }),
     invoice: Invoice,

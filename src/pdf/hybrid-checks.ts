@@ -5,6 +5,7 @@
 // check that returns its violations. No PDF/A validation is done beyond the XMP `pdfaid` part.
 
 import type { Element, Node } from "@xmldom/xmldom";
+import type { ProfileRecord } from "../profiles/record.ts";
 import { parseXml } from "../syntax/xml-reader.ts";
 import type { Severity, ValidationFinding } from "../validation/result.ts";
 import { INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
@@ -39,18 +40,6 @@ type FxProperty = (typeof FX_PROPERTIES)[number];
 /** XML MIME types of the embedded file stream (`/Subtype`); RFC 7303 makes them equivalent. */
 const XML_MIME_TYPES = ["text/xml", "application/xml"];
 const RELATIONSHIPS = ["Data", "Source", "Alternative"];
-
-/** The XML's profile (as `detect` names it inside a hybrid PDF) and its XMP conformance level. */
-export const CONFORMANCE_LEVEL_OF_PROFILE: Record<string, string> = {
-  "facturx:minimum": "MINIMUM",
-  "facturx:basicwl": "BASIC WL",
-  "facturx:basic": "BASIC",
-  "facturx:en16931": "EN 16931",
-  "facturx:extended": "EXTENDED",
-  xrechnung: "XRECHNUNG",
-};
-/** Levels whose XML is no complete invoice: the relationship must be Data. */
-const DATA_ONLY_PROFILES = new Set(["facturx:minimum", "facturx:basicwl"]);
 
 export const HYBRID_RULES: readonly HybridRule[] = [
   { id: "BR-HYBRID-01", severity: "info", text: "A hybrid document consists of a machine readable interchange format on XML syntax and a human readable PDF envelope." },
@@ -95,8 +84,8 @@ export interface HybridContext {
   /** Name under which the invoice XML was found. */
   invoiceName: string;
   attachments: PdfAttachment[];
-  /** Profile of the embedded XML as detected (`facturx:en16931`, `xrechnung`, ...). */
-  xmlProfile?: string;
+  /** Catalogue record of the profile the embedded XML declares: its hybrid facts are what is expected. */
+  xmlRecord?: ProfileRecord;
   /** Absent when the PDF has no readable XMP packet at all. */
   xmp?: XmpFacts;
 }
@@ -194,10 +183,9 @@ const CHECKS: Record<string, Check> = {
     const spec = invoiceSpec(c);
     const relationship = spec?.relationship;
     if (relationship === undefined) return []; // BR-HYBRID-12 reports a missing /AFRelationship
-    const dataOnly = c.xmlProfile !== undefined && DATA_ONLY_PROFILES.has(c.xmlProfile);
-    const allowed = dataOnly ? ["Data"] : RELATIONSHIPS;
+    const allowed = c.xmlRecord?.hybrid?.relationship === "Data" ? ["Data"] : RELATIONSHIPS;
     if (allowed.includes(relationship)) return [];
-    const level = c.xmlProfile ? CONFORMANCE_LEVEL_OF_PROFILE[c.xmlProfile] ?? c.xmlProfile : "this";
+    const level = c.xmlRecord ? c.xmlRecord.hybrid?.conformanceLevel ?? c.xmlRecord.profile : "this";
     return [{ message: `${c.invoiceName} has /AFRelationship /${relationship}; for the ${level} profile it should be ${allowed.map((r) => `/${r}`).join(", /")}`, location: attachmentLocation(c.invoiceName) }];
   },
 
@@ -231,7 +219,7 @@ const CHECKS: Record<string, Check> = {
 
   "BR-HYBRID-15": (c) => {
     const declared = c.xmp?.fx.ConformanceLevel;
-    const expected = c.xmlProfile ? CONFORMANCE_LEVEL_OF_PROFILE[c.xmlProfile] : undefined;
+    const expected = c.xmlRecord?.hybrid?.conformanceLevel;
     if (declared === undefined || expected === undefined || declared === expected) return [];
     return [{ message: `fx:ConformanceLevel is ${quote(declared)}, but the embedded XML is of the ${expected} profile`, location: fxLocation("ConformanceLevel") }];
   },
@@ -244,14 +232,14 @@ function invoiceSpec(c: HybridContext): PdfAttachment | undefined {
 }
 
 /**
- * The BR-HYBRID findings of a PDF whose invoice XML was extracted, in rule order. `xmlProfile` is
- * the profile the embedded XML declares (detection inside a hybrid PDF).
+ * The BR-HYBRID findings of a PDF whose invoice XML was extracted, in rule order. `xmlRecord` is
+ * the record of the profile the embedded XML declares (detection inside a hybrid PDF).
  */
-export function hybridFindings(extraction: Extract<PdfExtraction, { ok: true }>, xmlProfile: string | undefined): ValidationFinding[] {
+export function hybridFindings(extraction: Extract<PdfExtraction, { ok: true }>, xmlRecord: ProfileRecord | undefined): ValidationFinding[] {
   const context: HybridContext = {
     invoiceName: extraction.name,
     attachments: extraction.attachments,
-    ...(xmlProfile !== undefined ? { xmlProfile } : {}),
+    ...(xmlRecord !== undefined ? { xmlRecord } : {}),
     ...(extraction.xmp !== undefined ? { xmp: readXmp(extraction.xmp) } : extraction.xmpProblem !== undefined ? { xmp: { fx: {}, schemas: [], unreadable: extraction.xmpProblem } } : {}),
   };
   return checkHybrid(context);

@@ -4,8 +4,7 @@
 
 import { AFRelationship, PDFDocument } from "pdf-lib";
 import type { Invoice } from "../model/index.ts";
-import type { Profile } from "../standards/table.ts";
-import { profileRuleFor } from "../syntax/detect.ts";
+import type { ProfileRecord } from "../profiles/record.ts";
 import { documentInfo } from "./document-info.ts";
 import { embedFonts } from "./fonts.ts";
 import { savePdfA } from "./pdfa.ts";
@@ -17,8 +16,8 @@ export interface HybridPdfInput {
   xml: Uint8Array;
   /** The same invoice as a model, for the visible pages and the metadata. */
   model: Invoice;
-  /** The Factur-X / ZUGFeRD level the XML was written for. */
-  profile: Profile;
+  /** The catalogue record the XML was written for: its hybrid facts say how it is embedded. */
+  record: ProfileRecord;
   /** False for test keys: every page carries the sandbox watermark. */
   livemode: boolean;
   /** `standard` draws the invoice; omitted leaves one blank page. */
@@ -33,37 +32,20 @@ interface Embedding {
   fileName: string;
   conformanceLevel: string;
   version: string;
-  /** MINIMUM and BASIC WL are not full invoices, so the PDF stays the invoice and the XML is data. */
   relationship: AFRelationship;
 }
 
-const LEVELS: Partial<Record<Profile, Pick<Embedding, "conformanceLevel" | "relationship">>> = {
-  minimum: { conformanceLevel: "MINIMUM", relationship: AFRelationship.Data },
-  basicwl: { conformanceLevel: "BASIC WL", relationship: AFRelationship.Data },
-  basic: { conformanceLevel: "BASIC", relationship: AFRelationship.Alternative },
-  en16931: { conformanceLevel: "EN 16931", relationship: AFRelationship.Alternative },
-  extended: { conformanceLevel: "EXTENDED", relationship: AFRelationship.Alternative },
-  "extended-ctc-fr": { conformanceLevel: "EXTENDED", relationship: AFRelationship.Alternative },
-};
-
-/**
- * ZUGFeRD 2.1+ carries XRechnung CII under its own file name and level, with the XRechnung version
- * as fx:Version; the guideline id (BT-24) says which applies.
- */
-function embedding(model: Invoice, profile: Profile): Embedding {
-  const guideline = model.processControl.specificationIdentifier;
-  if (profileRuleFor(guideline, "cii")?.profile === "xrechnung") {
-    const version = /xrechnung_(\d+\.\d+(?:\.\d+)?)/.exec(guideline)?.[1] ?? "1.0";
-    return { fileName: "xrechnung.xml", conformanceLevel: "XRECHNUNG", version, relationship: AFRelationship.Alternative };
-  }
-  const level = LEVELS[profile];
-  if (!level) throw new Error(`profile ${profile} has no hybrid PDF level`);
-  return { fileName: "factur-x.xml", version: "1.0", ...level };
+function embedding(model: Invoice, record: ProfileRecord): Embedding {
+  const facts = record.hybrid;
+  if (!facts) throw new Error(`${record.id} does not travel in a hybrid PDF`);
+  const version =
+    facts.version === "from-xrechnung-id" ? (/xrechnung_(\d+\.\d+(?:\.\d+)?)/.exec(model.processControl.specificationIdentifier)?.[1] ?? "1.0") : facts.version;
+  return { fileName: facts.fileName, conformanceLevel: facts.conformanceLevel, version, relationship: AFRelationship[facts.relationship] };
 }
 
 export async function writeHybridPdf(input: HybridPdfInput): Promise<Uint8Array> {
-  const { xml, model, profile, livemode, template, design, now } = input;
-  const { fileName, conformanceLevel, version, relationship } = embedding(model, profile);
+  const { xml, model, record, livemode, template, design, now } = input;
+  const { fileName, conformanceLevel, version, relationship } = embedding(model, record);
   const info = documentInfo(model, now);
   const doc = await PDFDocument.create({ updateMetadata: false });
   await renderInvoice(doc, await embedFonts(doc), model, { template, livemode, design });

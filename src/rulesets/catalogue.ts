@@ -1,46 +1,7 @@
 import { pins } from "./pins";
 import type { RulesetLifecycle } from "./lifecycle";
 import type { ArtifactRow } from "./seal";
-
-type Tier = "conformance-verified" | "builder-round-trip" | "xsd-structural" | null;
-type Provenance = "authority-conformance" | "authority-artifact" | "community" | "beliq-authored" | "none";
-type Badge = "authority-verified" | "independently-rule-checked" | "structure-checked";
-
-interface FamilyRow {
-  format: string;
-  label: string;
-  standard: string;
-  /** The key whose version is the audit anchor of the row. */
-  versionKey: string;
-  verificationTier: Tier;
-  rulesProvenance: Provenance;
-  verificationBadge: Badge;
-}
-
-/**
- * One row per format and profile family. Tiers are earned, not claimed: `conformance-verified`
- * only where the corpus conformance test holds the authority's verdicts (test/validation), and
- * `xsd-structural` for the formats judged by schema alone.
- */
-const FAMILIES: FamilyRow[] = [
-  { format: "ubl", label: "EN 16931 (UBL 2.1)", standard: "en16931", versionKey: "en16931_ubl_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "cii", label: "EN 16931 (CII D16B)", standard: "en16931", versionKey: "en16931_cii_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "ubl", label: "XRechnung (UBL)", standard: "xrechnung", versionKey: "xrechnung_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "cii", label: "XRechnung (CII)", standard: "xrechnung", versionKey: "xrechnung_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "ubl", label: "Peppol BIS Billing 3.0 (UBL)", standard: "peppol-bis", versionKey: "peppol_bis_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "cii", label: "Peppol BIS Billing 3.0 (CII)", standard: "peppol-bis", versionKey: "peppol_bis_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "ubl", label: "Romania CIUS-RO (UBL)", standard: "peppol-bis", versionKey: "romania_ro_cius_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "ubl", label: "Netherlands SI-UBL 2.0 / NLCIUS (UBL)", standard: "peppol-bis", versionKey: "netherlands_nlcius_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "cii", label: "Netherlands NLCIUS (CII)", standard: "peppol-bis", versionKey: "netherlands_nlcius_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  { format: "cii", label: "Factur-X / ZUGFeRD (MINIMUM to EXTENDED)", standard: "facturx", versionKey: "facturx_schematron", verificationTier: "conformance-verified", rulesProvenance: "authority-artifact", verificationBadge: "authority-verified" },
-  // The France CTC rules are the authority's files, but no public corpus judges them yet.
-  { format: "cii", label: "France CTC (EXTENDED-CTC-FR, BR-FR Flux 2)", standard: "facturx", versionKey: "france_ctc_schematron", verificationTier: null, rulesProvenance: "authority-artifact", verificationBadge: "independently-rule-checked" },
-  { format: "ubl", label: "France CTC (EXTENDED-CTC-FR, BR-FR Flux 2, UBL)", standard: "facturx", versionKey: "france_ctc_schematron", verificationTier: null, rulesProvenance: "authority-artifact", verificationBadge: "independently-rule-checked" },
-  { format: "fatturapa", label: "Italy FatturaPA 1.2.2 (FPR12, FPA12)", standard: "fatturapa", versionKey: "fatturapa_xsd", verificationTier: "xsd-structural", rulesProvenance: "none", verificationBadge: "structure-checked" },
-  { format: "sdi_messaggio", label: "Italy SDI file messages 1.1", standard: "fatturapa", versionKey: "sdi_messaggi_xsd", verificationTier: "xsd-structural", rulesProvenance: "none", verificationBadge: "structure-checked" },
-  { format: "facturae", label: "Spain Facturae 3.2.2", standard: "facturae", versionKey: "facturae_xsd", verificationTier: "xsd-structural", rulesProvenance: "none", verificationBadge: "structure-checked" },
-  { format: "eslog", label: "Slovenia e-SLOG 2.0", standard: "eslog", versionKey: "eslog_xsd", verificationTier: "xsd-structural", rulesProvenance: "none", verificationBadge: "structure-checked" },
-];
+import { CATALOGUE_FAMILIES as FAMILIES } from "../profiles/catalogue";
 
 export const CHANNELS = [
   { id: "latest", label: "Latest", description: "The newest pinned release of every artifact (default)." },

@@ -6,28 +6,30 @@
 import {
   CREDIT_NOTE_TYPE_CODES,
   FATTURAPA_CREDIT_NOTE_TYPES,
-  PROFILE_RULES,
   ROOT_RULES,
   type DocumentType,
   type DocumentTypeSource,
   type Format,
   type FormatHint,
-  type ProfileRule,
   type RootRule,
   type SpecIdSource,
-} from "./profiles.ts";
+} from "./roots.ts";
 import { sniffEncoding } from "./decode.ts";
+import type { ProfileId, SyntaxId } from "../profiles/ids.ts";
+import { recordsOf } from "../profiles/lookup.ts";
+import type { ProfileRecord } from "../profiles/record.ts";
 
-export type { DocumentType, Format, FormatHint } from "./profiles.ts";
+export type { DocumentType, Format, FormatHint } from "./roots.ts";
 
 export interface Detection {
   format: Format;
-  profileDetected?: string;
+  /** The profile the document declares, when a record recognises it. */
+  profileDetected?: ProfileId;
+  /** The catalogue record of the declared profile (`profileDetected` is its profile). */
+  record?: ProfileRecord;
   documentType?: DocumentType;
   /** BT-24 as declared (UBL CustomizationID, CII guideline id), whitespace-trimmed. */
   customizationId?: string;
-  /** The French EXTENDED-CTC-FR overlay id was declared (profile stays `facturx:extended`). */
-  extendedCtcFr?: boolean;
   root?: { namespace: string; localName: string };
   /** Why the format is `unknown`, or why a format hint did not match the document. */
   note?: string;
@@ -169,13 +171,24 @@ const DOCUMENT_TYPE_READERS: Record<DocumentTypeSource["by"], (text: string, fro
   },
 };
 
-/** Longest matching prefix wins, so a CIUS row beats the bare EN 16931 row. */
-export function profileRuleFor(customizationId: string, format: Format): ProfileRule | undefined {
-  let best: ProfileRule | undefined;
-  for (const rule of PROFILE_RULES) {
-    if (!(rule.syntaxes as readonly string[]).includes(format)) continue;
-    if (!customizationId.startsWith(rule.prefix)) continue;
-    if (!best || rule.prefix.length > best.prefix.length) best = rule;
+/**
+ * The record a declared specification identifier (BT-24) makes among the records of a syntax: the
+ * longest matching prefix wins, so a CIUS beats the bare EN 16931 id; inside a hybrid PDF a record
+ * meant for hybrids beats a plain one of the same prefix.
+ */
+export function recordForId(customizationId: string, syntax: SyntaxId, options: { hybrid?: boolean } = {}): ProfileRecord | undefined {
+  let best: ProfileRecord | undefined;
+  let bestLength = -1;
+  for (const record of recordsOf(syntax)) {
+    const { ids = [], legacyIds = [], insideHybridPdf } = record.recognise;
+    if (insideHybridPdf && !options.hybrid) continue;
+    for (const prefix of [...ids, ...legacyIds]) {
+      if (!customizationId.startsWith(prefix)) continue;
+      if (prefix.length > bestLength || (prefix.length === bestLength && insideHybridPdf)) {
+        best = record;
+        bestLength = prefix.length;
+      }
+    }
   }
   return best;
 }
@@ -185,19 +198,14 @@ function namespaceOf(qname: string, attributes: Record<string, string>): string 
   return (colon < 0 ? attributes["xmlns"] : attributes[`xmlns:${qname.slice(0, colon)}`]) ?? "";
 }
 
-function profileOf(rule: RootRule, attributes: Record<string, string>, customizationId: string | undefined, hybrid: boolean) {
-  if (rule.profile) return { profileDetected: rule.profile };
-  if (rule.profileByAttribute) {
-    const value = attributes[rule.profileByAttribute.name]?.trim() ?? "";
-    return { profileDetected: rule.profileByAttribute.values[value] };
-  }
-  if (customizationId === undefined) return {};
-  const match = profileRuleFor(customizationId, rule.format);
-  if (!match) return {};
-  return {
-    profileDetected: (hybrid && match.hybridProfile) || match.profile,
-    ...(match.extendedCtcFr ? { extendedCtcFr: true } : {}),
-  };
+/** National formats: the record whose root name and root attribute match. */
+function recordByRoot(syntax: SyntaxId, localName: string, attributes: Record<string, string>): ProfileRecord | undefined {
+  return recordsOf(syntax).find(({ recognise: r }) => !r.ids && (r.root ?? localName) === localName && (!r.attribute || attributes[r.attribute.name]?.trim() === r.attribute.value));
+}
+
+function recognise(syntax: SyntaxId, localName: string, attributes: Record<string, string>, customizationId: string | undefined, hybrid: boolean): Pick<Detection, "record" | "profileDetected"> {
+  const record = customizationId === undefined ? recordByRoot(syntax, localName, attributes) : recordForId(customizationId, syntax, { hybrid });
+  return record ? { record, profileDetected: record.profile } : {};
 }
 
 export function detect(xml: Uint8Array | string, options: DetectOptions = {}): Detection {
@@ -218,12 +226,12 @@ export function detect(xml: Uint8Array | string, options: DetectOptions = {}): D
     return { format: hint, root: where, note: `format hint "${hint}" given, but root {${namespace}}${localName} is not a ${hint} document` };
   }
   if (!rule) return { format: "unknown", root: where, note: `unrecognised root element {${namespace}}${localName}` };
-  if (rule.unsupported) return { format: "unknown", root: where, documentType: readDocumentType(rule, text, root.end), note: rule.unsupported };
+  if (rule.unsupported || rule.format === "unknown") return { format: "unknown", root: where, documentType: readDocumentType(rule, text, root.end), note: rule.unsupported };
 
   const customizationId = rule.specId ? SPEC_ID_READERS[rule.specId](text, root.end) : undefined;
   return {
     format: rule.format,
-    ...profileOf(rule, root.attributes, customizationId, options.hybrid ?? false),
+    ...recognise(rule.format, localName, root.attributes, customizationId, options.hybrid ?? false),
     documentType: readDocumentType(rule, text, root.end),
     ...(customizationId !== undefined ? { customizationId } : {}),
     root: where,

@@ -3,18 +3,17 @@ import type { ValidationFinding } from "./result";
 
 /**
  * BR-CO-25 (amount due positive needs a due date or payment terms) left the CEN rules in 1.3.16.
- * Where no artifact that ran enforces it, the service says so instead of staying silent. Factur-X
- * BASIC and BASIC WL enforce it without a rule id the scan can see (spec, Validation result).
+ * Where no rule file that ran carries it (the rule ids the engine read from the file itself), the
+ * service says so instead of staying silent. The pinned Factur-X 1.09 BASIC and BASIC WL files have
+ * no such rule, whatever the specification's prose says, so their invoices draw the advisory too.
  */
-const ENFORCED_WITHOUT_ID = new Set(["facturx_schematron/1.09/facturx-basic/Factur-X_1.09_BASIC.xsl", "facturx_schematron/1.09/Factur-X/BASICWL/2xslt/FACTUR-X_BASIC-WL.xslt"]);
-
 export function brCo25Advisory(
-  artifacts: { path: string; ruleIds: readonly string[] }[],
+  artifacts: { ruleIds: readonly string[] }[],
   facts: DocumentFacts,
   creditNote: boolean,
 ): ValidationFinding | undefined {
   if (creditNote || artifacts.length === 0) return undefined;
-  if (artifacts.some((a) => a.ruleIds.includes("BR-CO-25") || ENFORCED_WITHOUT_ID.has(a.path))) return undefined;
+  if (artifacts.some((a) => a.ruleIds.includes("BR-CO-25"))) return undefined;
   const due = Number(facts.amountDue);
   if (!(due > 0) || facts.dueDate || facts.paymentTerms) return undefined;
   return {

@@ -6,7 +6,7 @@ import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { Parsed } from "../generate/parse";
 import type { TemplateDefinitionInput } from "../templates/definition";
 import { EngineWorker } from "./engine-worker";
-import { PIPELINES } from "./pipelines";
+import { recordById } from "../profiles/lookup";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { systemClock, today, type Clock } from "../clock";
 
@@ -18,7 +18,7 @@ import { systemClock, today, type Clock } from "../clock";
 export function warmEntries(clock: Clock = systemClock): string[] {
   const lifecycle = new RulesetLifecycle();
   const day = today(clock);
-  const layers = ["ubl:xrechnung", "cii:xrechnung"].flatMap((id) => PIPELINES[id].rules);
+  const layers = (["ubl:xrechnung", "cii:xrechnung"] as const).flatMap((id) => recordById(id).judge?.rules ?? []);
   return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
 }
 

@@ -8,9 +8,14 @@ import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
 import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
 import { pinByPath } from "../rulesets/pins";
 import { rulesetSha256, sha256Hex, type JudgedArtifactRow } from "../rulesets/seal";
-import { XSD_SCHEMAS, xsdSchemaFor, type XsdSchemaId } from "./xsd-schemas";
+import { schemaFor } from "./xsd-schemas";
+import { XSD_SCHEMAS, type XsdSchemaId } from "../profiles/schemas";
 import type { CappedXsdEngine } from "./xsd";
-import { FRANCE_CTC_OVERLAY, pipelineFor, VERSION_FIELDS, XSD_BUNDLE_FIELDS, type RuleLayer } from "./pipelines";
+import { VERSION_FIELDS } from "../profiles/catalogue";
+import { fallbackRecord, judgedProfileName, recordById } from "../profiles/lookup";
+import type { RecordId } from "../profiles/ids";
+import type { RuleLayerRef } from "../profiles/record";
+import { FRENCH_PROCESS } from "../standards/france-ctc";
 import { RuleFileStopped } from "./schematron-saxonjs";
 import type { RuleEngines } from "./rule-engines";
 import { ruleIdOf, type Finding } from "./svrl";
@@ -29,8 +34,8 @@ export interface Engine {
 export interface ValidateRequest {
   bytes: Uint8Array;
   hint?: FormatHint;
-  /** Judge under this profile instead of the detected one (generate knows what it wrote). */
-  profile?: string;
+  /** Judge under this record instead of the detected one (generate knows what it wrote). */
+  record?: RecordId;
   /** Which ruleset versions serve: channel and pins, for `day` (YYYY-MM-DD; default today, UTC). */
   ruleset?: { request: RulesetRequest; day: string; versions?: VersionFacts[] };
 }
@@ -43,17 +48,9 @@ export type ValidateOutcome =
 const pinnedLifecycle = new RulesetLifecycle();
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-const FRENCH_PROCESS = /^[SBM][1-8]$/;
 
 export function isPdf(bytes: Uint8Array): boolean {
   return PDF_MAGIC.every((b, i) => bytes[i] === b);
-}
-
-function pipelineKey(detection: Detection, override?: string): string | undefined {
-  if (override) return override;
-  if (detection.extendedCtcFr) return detection.format === "cii" ? "facturx:extended-ctc-fr" : "extended-ctc-fr";
-  // A UBL or CII document that names no profile we know is judged by the EN 16931 core rules.
-  return detection.profileDetected ?? (detection.format === "ubl" || detection.format === "cii" ? "en16931" : undefined);
 }
 
 function fatal(ruleId: string, message: string): ValidationFinding {
@@ -107,20 +104,21 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const detection = detect(xml, { hint: request.hint, hybrid });
   // The container rules (BR-HYBRID-*) of a hybrid PDF, judged against the profile the XML declares;
   // not for XML in no supported syntax (e.g. ZUGFeRD 1.0), whose container rules differ.
-  const container = extraction && detection.format !== "unknown" ? hybridFindings(extraction, detection.profileDetected) : [];
-  const base = { format: detection.format, profileDetected: request.profile ?? detection.profileDetected, sha256 };
+  const container = extraction && detection.format !== "unknown" ? hybridFindings(extraction, detection.record) : [];
+  const chosen = request.record ? recordById(request.record) : undefined;
+  const base = { format: detection.format, profileDetected: chosen ? judgedProfileName(chosen) : detection.profileDetected, sha256 };
   if (detection.format === "unknown") {
     const why = detection.note ? ` (${detection.note})` : "";
     return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `the document is in no supported e-invoice syntax${why}`)]) };
   }
-  const key = pipelineKey(detection, request.profile);
-  const chosen = pipelineFor(detection.format, key);
-  if (!chosen) {
-    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${key}`), ...container]) };
+  const record = chosen ?? detection.record ?? fallbackRecord(detection.format);
+  if (!record?.judge) {
+    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${record?.profile}`), ...container]) };
   }
+  const judgement = record.judge;
   const syntax = detection.format === "ubl" || detection.format === "cii" ? detection.format : undefined;
-  const schema = chosen.pipeline.xsd ?? xsdSchemaFor(detection);
-  if (!schema) throw new Error(`no schema for ${detection.format}`);
+  const schema = schemaFor(record, detection.documentType);
+  if (!schema) throw new Error(`no schema for ${record.id}`);
   const xsd = engine.xsd.validate(schema, xml);
   const findings = new VerdictFindings();
   if (xsd.status === "refused" || xsd.status === "malformed") {
@@ -138,7 +136,7 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const rows: JudgedArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256, engine: "libxml2-wasm" }];
   const extra: Partial<ValidationResult> = {};
 
-  const layers: RuleLayer[] = [...chosen.pipeline.rules];
+  const layers: RuleLayerRef[] = [...judgement.rules];
   let text = "";
   try {
     // libxml2 has read the markup and characters by now; the policy's decoding is what can still
@@ -150,8 +148,8 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
     return { kind: "result", result: assemble(base, findings.list()) };
   }
   const facts: DocumentFacts = syntax && text ? readFacts(engine.schematron.document(text), syntax) : {};
-  const overlay = FRANCE_CTC_OVERLAY[chosen.id];
-  if (overlay && facts.businessProcess && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR") layers.push(overlay);
+  const french = facts.businessProcess !== undefined && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR";
+  for (const overlay of judgement.overlays ?? []) if (overlay.when === "french-invoice" && french) layers.push(overlay.layer);
 
   const ran: { path: string; ruleIds: readonly string[] }[] = [];
   const franceIds = new Set<string>();
@@ -182,14 +180,14 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
   // national bundle that embeds them.
   if (layers.length && !extra.schematronVersion) extra.schematronVersion = rows[1].version;
-  const bundleFields = XSD_BUNDLE_FIELDS[schema];
+  const bundleFields = judgement.xsdFields;
   if (bundleFields) {
     const row = rows[0];
     (extra as Record<string, string>)[bundleFields[0]] = `${row.key}@${row.version}`;
     (extra as Record<string, string>)[bundleFields[1]] = engine.xsdRuntime;
   }
   if (franceIds.size) extra.franceCtcBlockingRuleIds = [...franceIds].sort();
-  if (syntax) {
+  if (syntax && judgement.advisories?.includes("BR-CO-25")) {
     const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
     if (advisory) findings.add(advisory);
   }

@@ -14,7 +14,8 @@ import {
 import * as libxml2 from "libxml2-wasm/lib/libxml2.mjs";
 import { decodeForScan, readProlog } from "../syntax/detect.ts";
 import { FINDINGS_PER_RULE } from "./finding-caps.ts";
-import { XSD_SCHEMAS, type XsdEngine, type XsdFinding, type XsdOutcome, type XsdSchemaId, type XsdStatus } from "./xsd-schemas.ts";
+import { XSD_SCHEMAS, type XsdSchemaId } from "../profiles/schemas.ts";
+import type { XsdEngine, XsdFinding, XsdOutcome, XsdStatus } from "./xsd-schemas.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
 
 /** An XSD verdict whose findings stop at the per-rule cap (they all have the rule id XSD): `omitted` more were counted. */

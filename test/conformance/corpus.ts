@@ -3,7 +3,8 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { PIPELINES } from "../../src/validation/pipelines";
+import type { RecordId } from "../../src/profiles/ids";
+import { findRecord } from "../../src/profiles/lookup";
 import type { CorpusRow } from "../support/corpus";
 
 export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
@@ -22,10 +23,11 @@ export function allRows(): CorpusRow[] {
 export const sourceOf = (row: CorpusRow) => row.path.slice(0, row.path.indexOf("/"));
 
 /**
- * The profile to judge a row under: the row's own where the pipeline table has it for the row's
- * syntax (hybrid PDFs carry CII); national formats and `unknown` are left to detection.
+ * The catalogue record to judge a row under: the row's own profile where a record judges it in the
+ * row's syntax (hybrid PDFs carry CII); national formats and `unknown` are left to detection.
  */
-export function profileFor(row: CorpusRow): string | undefined {
+export function recordFor(row: CorpusRow): RecordId | undefined {
   const syntax = row.syntax === "pdf" ? "cii" : row.syntax;
-  return PIPELINES[`${syntax}:${row.profile}`] ? row.profile : undefined;
+  const record = findRecord(`${syntax}:${row.profile}`);
+  return record?.judge && record.judge.rules.length ? record.id : undefined;
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, resolve } from "node:path";
 import { ValidationPool } from "../../src/validation/pool";
 import type { ValidateOutcome } from "../../src/validation/validate";
-import { CORPUS, profileFor, type CorpusRow } from "./corpus";
+import { CORPUS, recordFor, type CorpusRow } from "./corpus";
 
 const repoRoot = resolve(import.meta.dir, "../..");
 const CACHE = join(repoRoot, "build/conformance/engine-pass.json");
@@ -15,8 +15,8 @@ const WORKERS = 2;
 
 export interface PassRecord {
   path: string;
-  /** Profile handed to the engine, when the row names one the pipeline table has. */
-  profile?: string;
+  /** Catalogue record handed to the engine, when the row names a profile a record judges. */
+  record?: string;
   /** The engine's outcome, or why no outcome came back (an engine failure, a 503). */
   outcome: ValidateOutcome | { kind: "failed"; message: string };
   ms: number;
@@ -71,16 +71,16 @@ async function run(rows: CorpusRow[]): Promise<EnginePass> {
     const never = new AbortController().signal;
     const lane = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
-        const profile = profileFor(row);
+        const record = recordFor(row);
         const bytes = new Uint8Array(readFileSync(join(CORPUS, row.path)));
         const t0 = performance.now();
         let outcome: PassRecord["outcome"];
         try {
-          outcome = await pool.validate({ bytes, ...(profile ? { profile } : {}) }, never);
+          outcome = await pool.validate({ bytes, ...(record ? { record } : {}) }, never);
         } catch (error) {
           outcome = { kind: "failed", message: (error as Error).message };
         }
-        records.push({ path: row.path, ...(profile ? { profile } : {}), outcome, ms: Math.round(performance.now() - t0) });
+        records.push({ path: row.path, ...(record ? { record } : {}), outcome, ms: Math.round(performance.now() - t0) });
       }
     };
     await Promise.all(Array.from({ length: WORKERS }, lane));

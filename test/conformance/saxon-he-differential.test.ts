@@ -15,7 +15,7 @@ import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 /** The versions a request of today runs, as the engine pass ran them. */
 const latestVersion = (key: string) => new RulesetLifecycle().latest(key, new Date().toISOString().slice(0, 10)).version;
 import { buildDir } from "../../src/rulesets/sync";
-import { PIPELINES } from "../../src/validation/pipelines";
+import { RECORDS } from "../../src/profiles/catalogue";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
 import { parseSvrl } from "../../src/validation/svrl";
 import { findingOf, isPdf } from "../../src/validation/validate";
@@ -78,9 +78,9 @@ function layerPaths(result: ValidationResult): string[] {
   });
 }
 
-/** Every rule file a pipeline can run today, except the France CTC ones no corpus document declares. */
+/** Every rule file a record runs unconditionally, except the France CTC ones no corpus document declares. */
 function pipelineEntries(): string[] {
-  const layers = Object.values(PIPELINES).flatMap((p) => p.rules);
+  const layers = RECORDS.flatMap((r) => r.judge?.rules ?? []);
   return [...new Set(layers.filter((l) => l.family !== "france-ctc").map((l) => `${l.key}/${latestVersion(l.key)}/${l.file}`))].sort();
 }
 

@@ -55,7 +55,7 @@ describe("profile and standard", () => {
   });
 
   test("defaults per standard and the syntax choice of xrechnung", () => {
-    expect(generateXml({ standard: "zugferd", invoice: invoiceOf("de") }, live)).toMatchObject({ profile: "en16931", syntax: "cii", pipelineProfile: "facturx:en16931" });
+    expect(generateXml({ standard: "zugferd", invoice: invoiceOf("de") }, live)).toMatchObject({ profile: "en16931", syntax: "cii", record: "cii:facturx:en16931" });
     expect(generateXml({ standard: "xrechnung", invoice: invoiceOf("de") }, live).syntax).toBe("cii");
     expect(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: invoiceOf("de") }, live).syntax).toBe("ubl");
     expect(refusal({ standard: "peppol-bis", syntax: "cii", invoice: invoiceOf("be") }).code).toBe("PROFILE_STANDARD_MISMATCH");

@@ -49,7 +49,7 @@ describe.skipIf(skip)("generation matrix", () => {
   test("test-mode output (marked with a comment) gets the same verdict", async () => {
     for (const { input } of rows.filter((r) => r.scenario === "domestic, one rate").slice(0, 3)) {
       const marked = generateXml(input, { livemode: false });
-      const outcome = await validateDocument(engine, { bytes: marked.bytes, profile: marked.pipelineProfile });
+      const outcome = await validateDocument(engine, { bytes: marked.bytes, record: marked.record });
       expect(outcome.kind === "result" && outcome.result.valid).toBe(true);
     }
   }, 60_000);
@@ -60,7 +60,7 @@ describe.skipIf(skip)("generation matrix", () => {
       const second = generateXml(structuredClone(input), { livemode: true });
       expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
 
-      const outcome = await validateDocument(engine, { bytes: first.bytes, profile: first.pipelineProfile });
+      const outcome = await validateDocument(engine, { bytes: first.bytes, record: first.record });
       if (outcome.kind !== "result") throw new Error(outcome.message);
       const errors = outcome.result.errors.map((e) => `${e.ruleId}: ${e.message.slice(0, 160)}`);
       expect(errors).toEqual([]);

@@ -24,7 +24,8 @@ import type { Plan } from "../../src/native/engine.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
 import { versionsOf } from "../../src/rulesets/pins.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
-import { FRANCE_CTC_OVERLAY, PIPELINES, type RuleLayer } from "../../src/validation/pipelines.ts";
+import { RECORDS } from "../../src/profiles/catalogue.ts";
+import type { RuleLayerRef as RuleLayer } from "../../src/profiles/record.ts";
 import type { Finding } from "../../src/validation/svrl.ts";
 import { CORPUS_DIR, corpusMissing, corpusRows, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
@@ -105,16 +106,14 @@ function judgedPipelines(): JudgedPipeline[] {
     return { seeds: [], note: `no ${seedId} document` };
   };
   const pipelines: JudgedPipeline[] = [];
-  for (const [id, pipeline] of Object.entries(PIPELINES)) {
-    if (!pipeline.rules.length) continue;
+  for (const { id, syntax, judge } of RECORDS) {
+    if (!judge?.rules.length) continue;
     const { seeds, note } = seedsOf(id);
-    const [syntax, ...rest] = id.split(":");
-    pipelines.push({ id, syntax, profile: rest.join(":"), layers: pipeline.rules, seeds, seedNote: note });
-  }
-  for (const [id, overlay] of Object.entries(FRANCE_CTC_OVERLAY)) {
-    const { seeds, note } = seedsOf(id);
-    const [syntax, ...rest] = id.split(":");
-    pipelines.push({ id: `${id}+france-ctc-overlay`, syntax, profile: rest.join(":"), layers: [...PIPELINES[id].rules, overlay], seeds, seedNote: note });
+    const profile = id.slice(syntax.length + 1);
+    pipelines.push({ id, syntax, profile, layers: [...judge.rules], seeds, seedNote: note });
+    for (const overlay of judge.overlays ?? []) {
+      pipelines.push({ id: `${id}+france-ctc-overlay`, syntax, profile, layers: [...judge.rules, overlay.layer], seeds, seedNote: note });
+    }
   }
   return pipelines;
 }

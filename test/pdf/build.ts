@@ -5,7 +5,8 @@ import { generateXml } from "../../src/generate/generate.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import { writeHybridPdf } from "../../src/pdf/hybrid.ts";
 import type { Template } from "../../src/pdf/render.ts";
-import type { Profile } from "../../src/standards/table.ts";
+import type { RequestProfile } from "../../src/profiles/ids.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
 
 export const FACTURX_LEVELS = [
@@ -14,7 +15,7 @@ export const FACTURX_LEVELS = [
   { profile: "basic", conformanceLevel: "BASIC", relationship: "Alternative" },
   { profile: "en16931", conformanceLevel: "EN 16931", relationship: "Alternative" },
   { profile: "extended", conformanceLevel: "EXTENDED", relationship: "Alternative" },
-] as const satisfies { profile: Profile; conformanceLevel: string; relationship: string }[];
+] as const satisfies { profile: RequestProfile; conformanceLevel: string; relationship: string }[];
 
 export interface Built {
   xml: Uint8Array;
@@ -24,7 +25,7 @@ export interface Built {
 
 export async function buildHybrid(
   invoice: InvoiceInput,
-  profile: Profile,
+  profile: RequestProfile,
   options: { livemode?: boolean; template?: Template; now?: Date; standard?: "facturx" | "zugferd" | "xrechnung" } = {},
 ): Promise<Built> {
   const { livemode = true, now, standard = "facturx" } = options;
@@ -32,6 +33,6 @@ export async function buildHybrid(
   const generated = generateXml({ standard, profile, invoice } as Parameters<typeof generateXml>[0], { livemode });
   const model = readCii(generated.bytes);
   const started = performance.now();
-  const pdf = await writeHybridPdf({ xml: generated.bytes, model, profile, livemode, template, now });
+  const pdf = await writeHybridPdf({ xml: generated.bytes, model, record: recordById(generated.record), livemode, template, now });
   return { xml: generated.bytes, pdf, ms: performance.now() - started };
 }

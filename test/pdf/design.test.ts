@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
 import { generateXml } from "../../src/generate/generate.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
 import { writeHybridPdf } from "../../src/pdf/hybrid.ts";
 import { checkLogo, decodeLogo, MAX_LOGO_BYTES, TemplateUnusable } from "../../src/pdf/logo.ts";
 import { writeVisualizationPdf } from "../../src/pdf/visualization.ts";
@@ -264,11 +265,12 @@ describe("a design on the standard page", () => {
   });
 
   test.skipIf(lacking("qpdf", "pdffonts", "pdfimages", "pdftotext"))("qpdf clean, fonts all embedded, as a hybrid with a JPEG logo too", async () => {
-    const hybridXml = generateXml({ standard: "facturx", profile: "en16931", invoice: INVOICE } as Parameters<typeof generateXml>[0], { livemode: false }).bytes;
+    const generated = generateXml({ standard: "facturx", profile: "en16931", invoice: INVOICE } as Parameters<typeof generateXml>[0], { livemode: false });
+    const hybridXml = generated.bytes;
     const hybrid = await writeHybridPdf({
       xml: hybridXml,
       model: readCii(hybridXml),
-      profile: "en16931",
+      record: recordById(generated.record),
       livemode: false,
       template: "standard",
       design: { logo: { mediaType: "image/jpeg", data: b64(JPEG) }, accentColor: "#C8102E", footerText: "Kurz.", language: "de" },

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { AFRelationship, PDFDocument, PDFName } from "pdf-lib";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
+import type { RecordId } from "../../src/profiles/ids.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
 import { FACTURX_XMP_NAMESPACE, HYBRID_RULES, ZUGFERD2_XMP_NAMESPACE, hybridFindings, readXmp } from "../../src/pdf/hybrid-checks.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import type { ValidationFinding } from "../../src/validation/result.ts";
@@ -84,10 +86,11 @@ async function pdf(options: { attachments?: Attachment[]; xmp?: string | null; d
   return again.save();
 }
 
-async function findings(bytes: Uint8Array, profile: string | undefined = "facturx:en16931"): Promise<ValidationFinding[]> {
+/** `record`: the catalogue record of the profile the embedded XML declares. */
+async function findings(bytes: Uint8Array, record: RecordId | undefined = "cii:facturx:en16931"): Promise<ValidationFinding[]> {
   const x = await extractInvoiceXml(bytes);
   if (!x.ok) throw new Error(x.message);
-  return hybridFindings(x, profile);
+  return hybridFindings(x, record && recordById(record));
 }
 
 const ids = (fs: ValidationFinding[]) => fs.map((f) => `${f.ruleId} ${f.severity}`);
@@ -107,7 +110,7 @@ describe("synthetic hybrid PDFs", () => {
   test("a conforming PDF has no findings, properties as elements or as attributes", async () => {
     expect(await findings(await pdf())).toEqual([]);
     expect(await findings(await pdf({ xmp: xmp({ attributes: true }) }))).toEqual([]);
-    expect(await findings(await pdf({ attachments: [{ name: "factur-x.xml", relationship: AFRelationship.Data }], xmp: xmp({ fx: { ConformanceLevel: "MINIMUM" } }) }), "facturx:minimum")).toEqual([]);
+    expect(await findings(await pdf({ attachments: [{ name: "factur-x.xml", relationship: AFRelationship.Data }], xmp: xmp({ fx: { ConformanceLevel: "MINIMUM" } }) }), "cii:facturx:minimum")).toEqual([]);
   });
 
   test("a finding names its rule, PDF object and rule text", async () => {
@@ -185,7 +188,7 @@ describe("synthetic hybrid PDFs", () => {
 
   test("BR-HYBRID-06/07/08/09: values from the code lists", async () => {
     expect(ids(await findings(await pdf({ xmp: xmp({ fx: { DocumentType: null } }) })))).toEqual(["BR-HYBRID-06 error"]);
-    expect(ids(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "BASIC-WL" } }) }), "facturx:basicwl"))).toEqual([
+    expect(ids(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "BASIC-WL" } }) }), "cii:facturx:basicwl"))).toEqual([
       "BR-HYBRID-07 error",
       "BR-HYBRID-11 warning", // Alternative under BASIC WL
       "BR-HYBRID-15 warning",
@@ -203,7 +206,7 @@ describe("synthetic hybrid PDFs", () => {
       attachments: [{ name: "xrechnung.xml", relationship: AFRelationship.Source }],
       xmp: xmp({ fx: { DocumentFileName: "xrechnung.xml", Version: "3.0", ConformanceLevel: "XRECHNUNG" } }),
     });
-    expect(await findings(xr, "xrechnung")).toEqual([]);
+    expect(await findings(xr, "cii:xrechnung")).toEqual([]);
   });
 
   test("BR-HYBRID-10: fx:Version should be 1.0", async () => {
@@ -212,7 +215,7 @@ describe("synthetic hybrid PDFs", () => {
 
   test("BR-HYBRID-11: Data for MINIMUM and BASIC WL, Data/Source/Alternative otherwise", async () => {
     const minimum = xmp({ fx: { ConformanceLevel: "MINIMUM" } });
-    expect(ids(await findings(await pdf({ xmp: minimum }), "facturx:minimum"))).toEqual(["BR-HYBRID-11 warning"]);
+    expect(ids(await findings(await pdf({ xmp: minimum }), "cii:facturx:minimum"))).toEqual(["BR-HYBRID-11 warning"]);
     for (const relationship of [AFRelationship.Data, AFRelationship.Source, AFRelationship.Alternative]) {
       expect(await findings(await pdf({ attachments: [{ name: "factur-x.xml", relationship }] }))).toEqual([]);
     }
@@ -245,10 +248,10 @@ describe("synthetic hybrid PDFs", () => {
   });
 
   test("BR-HYBRID-15: fx:ConformanceLevel matches the XML's profile", async () => {
-    expect(ids(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "BASIC" } }) }), "facturx:en16931"))).toEqual(["BR-HYBRID-15 warning"]);
-    expect(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "EXTENDED" } }) }), "facturx:extended")).toEqual([]);
+    expect(ids(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "BASIC" } }) }), "cii:facturx:en16931"))).toEqual(["BR-HYBRID-15 warning"]);
+    expect(await findings(await pdf({ xmp: xmp({ fx: { ConformanceLevel: "EXTENDED" } }) }), "cii:facturx:extended")).toEqual([]);
     // A profile without a Factur-X level is not compared.
-    expect(await findings(await pdf(), "peppol")).toEqual([]);
+    expect(await findings(await pdf(), "cii:peppol")).toEqual([]);
   });
 });
 
@@ -263,7 +266,7 @@ describe.skipIf(cannotRun("corpus hybrid PDFs", corpusMissing))("corpus hybrid P
       if (!x.ok) continue;
       const detection = detect(x.xml, { hybrid: true });
       if (detection.format === "unknown") continue; // ZUGFeRD 1.0: not judged by these rules
-      const fs = hybridFindings(x, detection.profileDetected);
+      const fs = hybridFindings(x, detection.record);
       for (const f of fs) counts[f.ruleId] = (counts[f.ruleId] ?? 0) + 1;
       const errors = [...new Set(fs.filter((f) => f.severity === "error").map((f) => f.ruleId))];
       if (errors.length) errorsOf[row.path.split("/").pop()!] = errors;

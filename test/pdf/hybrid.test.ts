@@ -123,7 +123,7 @@ describe("hybrid PDF matrix (5 invoices x 5 Factur-X levels)", () => {
     each(async ({ built }) => {
       const x = await extractInvoiceXml(built.pdf);
       if (!x.ok) throw new Error(x.message);
-      const findings = hybridFindings(x, detect(x.xml, { hybrid: true }).profileDetected);
+      const findings = hybridFindings(x, detect(x.xml, { hybrid: true }).record);
       expect(findings.filter((f) => f.severity !== "info")).toEqual([]);
     }),
   );
@@ -229,7 +229,7 @@ describe("hybrid PDF properties", () => {
     expect(x.name).toBe("xrechnung.xml");
     expect(x.xml).toEqual(built.xml);
     expect(xmpValues(x.xmp!)).toMatchObject({ fileName: ["xrechnung.xml"], level: ["XRECHNUNG"], version: ["3.0"] });
-    expect(hybridFindings(x, detect(x.xml, { hybrid: true }).profileDetected).filter((f) => f.severity !== "info")).toEqual([]);
+    expect(hybridFindings(x, detect(x.xml, { hybrid: true }).record).filter((f) => f.severity !== "info")).toEqual([]);
   });
 
   test("a profile without a Factur-X level is refused", async () => {

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
 import { PDF_LIMITS, SHARED_OBJECT_NUMBERS } from "../../src/pdf/budget.ts";
 import { extractInvoiceXml, type PdfExtraction } from "../../src/pdf/attachments.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
 import { hybridFindings } from "../../src/pdf/hybrid-checks.ts";
 import { validateDocument, type Engine } from "../../src/validation/validate.ts";
 import { flate, hybridPdf, objectStream, rawPdf, zeros } from "./raw-pdf.ts";
@@ -67,7 +68,7 @@ describe("decompression bombs are stopped before the bytes exist", () => {
     expect(x.xmpProblem).toContain("decodes to more than 1,048,576 bytes");
     expect(ms).toBeLessThan(5_000);
     expect(peakGrowthMiB).toBeLessThan(64);
-    const findings = hybridFindings(x, "facturx:en16931");
+    const findings = hybridFindings(x, recordById("cii:facturx:en16931"));
     expect(findings.find((f) => f.ruleId === "BR-HYBRID-02")?.message).toContain("the XMP metadata stream could not be decoded");
   });
 

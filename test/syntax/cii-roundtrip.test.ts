@@ -8,7 +8,8 @@ import { DOMParser, type Element } from "@xmldom/xmldom";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { decodeXml } from "../../src/syntax/decode.ts";
 import { NAMESPACES } from "../../src/syntax/cii/vocabulary.ts";
-import { FACTURX_PROFILES, targetFacts, targetLabel, targetOf, type CiiTarget } from "../../src/syntax/cii/profiles.ts";
+import { targetFacts, targetLabel, targetOf, type CiiTarget } from "../../src/syntax/cii/profiles.ts";
+import { FACTURX_LEVELS } from "../../src/profiles/ids.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
 import { writeCii } from "../../src/syntax/cii/write.ts";
 import { createXsdEngine } from "../../src/validation/xsd.ts";
@@ -76,7 +77,7 @@ describe.skipIf(cannotRun("CII round trip over the corpus", corpusMissing ?? mir
   });
 
   // Writing down to a smaller profile must still give schema-valid XML, with the surplus reported.
-  const ALL_TARGETS: CiiTarget[] = [{ version: "D16B" }, ...FACTURX_PROFILES.map((profile) => ({ version: "D22B" as const, profile }))];
+  const ALL_TARGETS: CiiTarget[] = [{ version: "D16B" }, ...FACTURX_LEVELS.map((profile) => ({ version: "D22B" as const, profile }))];
   const LEVEL: Record<string, number> = { minimum: 0, basicwl: 1, basic: 2, en16931: 3, extended: 4 };
   const downgrades = new Map<string, { documents: number; valid: number; lossy: number }>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { detect, profileRuleFor, type Detection } from "../../src/syntax/detect.ts";
+import { detect, recordForId, type Detection } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { corpusFile, corpusMissing, corpusRows, type CorpusRow } from "../support/corpus.ts";
 import { cannotRun } from "../support/requirements.ts";
@@ -23,7 +23,7 @@ describe("customization id table", () => {
     [`${EN}#compliant#urn:fdc:nen.nl:nlcius:v1.0#conformant#urn:fdc:nen.nl:gaccount:v1.0`, "netherlands-nlcius"],
     [EN, "en16931"],
     [`${EN}#compliant#urn:example:unknown-cius`, "en16931"],
-  ])("UBL %s -> %s", (id, profile) => {
+  ] as const)("UBL %s -> %s", (id, profile) => {
     expect(detect(ubl(id)).profileDetected).toBe(profile);
   });
 
@@ -39,22 +39,22 @@ describe("customization id table", () => {
     [`${EN}#compliant#urn:fdc:nen.nl:nlcius:v1.0`, "netherlands-nlcius"],
     [`${EN}#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0`, "xrechnung"],
     [EN, "en16931"],
-  ])("CII %s -> %s", (id, profile) => {
+  ] as const)("CII %s -> %s", (id, profile) => {
     expect(detect(cii(id)).profileDetected).toBe(profile);
   });
 
   test("Factur-X levels are CII only; a UBL document claiming one stays EN 16931", () => {
-    expect(profileRuleFor(`${EN}#conformant#urn:factur-x.eu:1p0:extended`, "ubl")?.profile).toBe("en16931");
-    expect(profileRuleFor("urn:factur-x.eu:1p0:minimum", "ubl")).toBeUndefined();
+    expect(recordForId(`${EN}#conformant#urn:factur-x.eu:1p0:extended`, "ubl")?.id).toBe("ubl:en16931");
+    expect(recordForId("urn:factur-x.eu:1p0:minimum", "ubl")).toBeUndefined();
   });
 
-  test("EXTENDED-CTC-FR is flagged on top of the EXTENDED level, in CII and UBL", () => {
+  test("EXTENDED-CTC-FR is its own record on top of the EXTENDED level, in CII and UBL", () => {
     const id = `${EN}#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr`;
-    for (const d of [detect(cii(id)), detect(ubl(id))]) {
-      expect(d.profileDetected).toBe("facturx:extended");
-      expect(d.extendedCtcFr).toBe(true);
-    }
-    expect(detect(cii(`${EN}#conformant#urn:factur-x.eu:1p0:extended`)).extendedCtcFr).toBeUndefined();
+    expect([detect(cii(id)), detect(ubl(id))].map((d) => [d.profileDetected, d.record?.id])).toEqual([
+      ["facturx:extended", "cii:facturx:extended-ctc-fr"],
+      ["facturx:extended", "ubl:extended-ctc-fr"],
+    ]);
+    expect(detect(cii(`${EN}#conformant#urn:factur-x.eu:1p0:extended`)).record?.id).toBe("cii:facturx:extended");
   });
 
   test("bare EN 16931 id inside a hybrid PDF is the Factur-X EN16931 level", () => {
@@ -132,6 +132,7 @@ describe("roots and document types", () => {
 const CORPUS_LABELS: Record<string, string> = {
   "fatturapa:FPR12": "italy-fatturapa-ordinaria-fpr12",
   "fatturapa:FPA12": "italy-fatturapa-ordinaria-fpa12",
+  "fatturapa:FSM10": "italy-fatturapa-semplificata-fsm10",
   "facturae:3.2.2": "spain-facturae-v3-2-2",
   "sdi:RC": "italy-sdi-ricevuta-consegna",
   "sdi:NS": "italy-sdi-notifica-scarto",
@@ -157,7 +158,6 @@ function explain(row: CorpusRow, d: Detection, expectedFormat: string, extracted
   if (row.syntax === "pdf" && extractedName && !specId && d.profileDetected) {
     return "the corpus could not read this embedded XML (invalid encoding declaration); the text scan still reads its id";
   }
-  if (row.profile === "fatturapa:FSM10") return "FatturaPA semplificata (FSM10): its schema is pinned but not yet recognised or judged (the national-formats issue adds it)";
   if (d.format === "unknown" && !d.root && row.expectedValid === false) return "not well-formed XML, so no root element can be read; the corpus labels it by its upstream test";
   if (d.note?.includes("ZUGFeRD 1.0")) return "ZUGFeRD 1.0 CrossIndustryDocument: unsupported, reported as format unknown";
   if (d.format === "unknown" && d.root) return `root {${d.root.namespace}}${d.root.localName} is no supported document (deliberately wrong root)`;
@@ -167,13 +167,14 @@ function explain(row: CorpusRow, d: Detection, expectedFormat: string, extracted
     return "upstream ran only the EN 16931 rules on a document that declares a CIUS";
   }
   if (row.profile === "unknown" && d.profileDetected) return "corpus has no label for this file; detection reads the declared id";
-  if (specId && profileRuleFor(specId, d.format)?.profile === "en16931" && specId !== "urn:cen.eu:en16931:2017") {
-    return row.syntax === "ubl" && specId.includes("factur-x")
+  const declared = specId && d.format !== "unknown" ? recordForId(specId, d.format) : undefined;
+  if (declared?.profile === "en16931" && specId !== "urn:cen.eu:en16931:2017") {
+    return row.syntax === "ubl" && specId?.includes("factur-x")
       ? "Factur-X ids are CII only; a UBL document declaring one is treated as plain EN 16931"
       : `non-standard id "${specId}" (no CIUS of ours); falls back to the EN 16931 prefix`;
   }
   if (specId?.startsWith("urn:ferd:")) return `ZUGFeRD 1.0 id "${specId}" in a CII D16B document names no EN 16931 profile`;
-  if (specId && !profileRuleFor(specId, d.format)) return `id "${specId}" matches no profile rule`;
+  if (specId && !declared) return `id "${specId}" matches no catalogue record`;
   return undefined;
 }
 

@@ -19,7 +19,7 @@ const { dueDate: _due, paymentTerms: _terms, ...withoutPaymentDeadline } = base;
 async function judge(invoice: typeof base, standard: "xrechnung" | "peppol-bis" | "facturx", profile?: string, channel = "latest", documentType?: "creditnote"): Promise<ValidationResult> {
   const request = { standard, profile, output: "xml" as const, invoice: { ...invoice, ...(documentType ? { documentType, precedingInvoiceReference: { id: "INV-1" } } : {}) } };
   const generated = generateXml(request as never, { livemode: true });
-  const outcome = await validateDocument(engine, { bytes: generated.bytes, profile: generated.pipelineProfile, ruleset: { request: rulesetRequest(channel, "latest"), day: DAY } });
+  const outcome = await validateDocument(engine, { bytes: generated.bytes, record: generated.record, ruleset: { request: rulesetRequest(channel, "latest"), day: DAY } });
   if (outcome.kind !== "result") throw new Error(outcome.message);
   return outcome.result;
 }

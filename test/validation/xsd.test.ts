@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { createXsdEngine } from "../../src/validation/xsd.ts";
-import { xsdSchemaFor, XSD_SCHEMAS, type XsdSchemaId } from "../../src/validation/xsd-schemas.ts";
+import { schemaFor } from "../../src/validation/xsd-schemas.ts";
+import { XSD_SCHEMAS, type XsdSchemaId } from "../../src/profiles/schemas.ts";
+import { fallbackRecord } from "../../src/profiles/lookup.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import { corpusFile, corpusMissing, corpusRows, mirrorMissing, RULESETS_DIR, rulesetFile } from "../support/corpus.ts";
@@ -13,14 +15,8 @@ const noCorpus = cannotRun("XSD verdicts on the corpus", corpusMissing);
 interface Pin { key: string; version: string; path: string; role: string }
 const pins = JSON.parse(readFileSync(new URL("../../rulesets/pins.json", import.meta.url), "utf8")) as Pin[];
 
-/** Pinned root schemas no pipeline uses yet, each with the work that will. */
-const CARRIED: Record<string, string> = {
-  "fatturapa_semplificata_xsd/1.0.1/Schema_VFSM10.xsd": "FatturaPA semplificata: recognised and judged with the national formats",
-};
-
-test("the schema table is exactly the pinned entry .xsd rows, less those carried for later", () => {
-  const entries = pins.filter((p) => p.role === "entry" && p.path.endsWith(".xsd") && !CARRIED[p.path]).map((p) => p.path).sort();
-  for (const path of Object.keys(CARRIED)) expect(pins.some((p) => p.path === path)).toBe(true);
+test("the schema table is exactly the pinned entry .xsd rows", () => {
+  const entries = pins.filter((p) => p.role === "entry" && p.path.endsWith(".xsd")).map((p) => p.path).sort();
   expect(Object.values(XSD_SCHEMAS as Record<string, string>).sort()).toEqual(entries);
 });
 
@@ -125,7 +121,8 @@ describe.skipIf(noMirror)("XSD validation over the pinned schemas", () => {
         xml = x.xml;
       }
       const detection = detect(xml, { hybrid: row.syntax === "pdf" });
-      const schema = xsdSchemaFor(detection);
+      const record = detection.record ?? (detection.format === "unknown" ? undefined : fallbackRecord(detection.format));
+      const schema = record && schemaFor(record, detection.documentType);
       if (!schema) {
         exceptions.push(`${row.path}: no schema (${detection.note})`);
         continue;

@@ -9,6 +9,7 @@ import type { GeneratedXml } from "../../generate/generate";
 import type { PdfKind } from "../../generate/pdf-output";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
+import { judgedProfileName, recordById } from "../../profiles/lookup";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import { rulesetChoice } from "../ruleset-choice";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
@@ -58,7 +59,7 @@ async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: 
 
 /** With `verify: false` nothing judged the output: the result says so and carries no seal. */
 function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
-  return { valid: false, verified: false, format: generated.syntax, profileDetected: generated.pipelineProfile, sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
+  return { valid: false, verified: false, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
 }
 
 const GenerateEnvelope = Type.Object(
@@ -105,7 +106,7 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
       const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
       // Generated output is judged under the organization's default channel.
       const ruleset = rulesetChoice(ctx, null);
-      const outcome = await ctx.deps.validation().validate({ bytes: judged, profile: generated.pipelineProfile, ruleset }, signal);
+      const outcome = await ctx.deps.validation().validate({ bytes: judged, record: generated.record, ruleset }, signal);
       if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
       return { output: file, result: { ...outcome.result, verified: true } };
     });

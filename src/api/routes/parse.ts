@@ -5,22 +5,23 @@ import { badRequest } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { carryDomainErrors } from "../domain-errors";
 import { Invoice } from "../../invoice/schema";
+import { EN16931_SYNTAXES, type En16931Syntax } from "../../profiles/ids";
 
 const ParseQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("cii"), Type.Literal("ubl")], { description: "syntax hint; auto (default) detects it" })) },
+  { format: Type.Optional(Type.Union(["auto" as const, ...EN16931_SYNTAXES].map((f) => Type.Literal(f)), { description: "syntax hint; auto (default) detects it" })) },
   { additionalProperties: false },
 );
 
 const Parsed = Type.Object(
   {
-    format: Type.Union([Type.Literal("cii"), Type.Literal("ubl")]),
+    format: Type.Union(EN16931_SYNTAXES.map((f) => Type.Literal(f))),
     profileDetected: Type.Optional(Type.String()),
     invoice: Invoice,
   },
   { title: "ParseResult" },
 );
 
-export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | "cii" | "ubl" }>({
+export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syntax }>({
   method: "POST",
   path: "/v1/parse",
   auth: "key",

@@ -6,6 +6,7 @@ import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { ValidationResultSchema } from "../schemas/validation-result";
 import type { FormatHint } from "../../syntax/detect";
+import { FORMAT_HINTS } from "../../profiles/ids";
 import { rulesetChoice } from "../ruleset-choice";
 
 /** `driftCheckedAt` sits after the seal rows, where the spec's field table has it. */
@@ -18,7 +19,7 @@ function withDriftCheck(result: ValidationResult, checkedAt: string | undefined)
 const ValidateQuery = Type.Object(
   {
     format: Type.Optional(
-      Type.Union(["auto", "cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio"].map((f) => Type.Literal(f)), {
+      Type.Union(FORMAT_HINTS.map((f) => Type.Literal(f)), {
         description: "syntax hint; auto (default) detects from the root element, namespace and customization id",
       }),
     ),

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { FORMATS } from "../../profiles/ids";
 import { FINDINGS_PER_RULE, FINDINGS_TEXT, FINDINGS_TOTAL, FINDINGS_TRUNCATED } from "../../validation/finding-caps";
 
 export const ArtifactRowSchema = Type.Object({
@@ -31,7 +32,7 @@ const optionalString = (description: string) => Type.Optional(Type.String({ desc
 export const ValidationResultSchema = Type.Object(
   {
     valid: Type.Boolean({ description: "true when no fatal or error findings" }),
-    format: Type.Union(["cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio", "unknown"].map((f) => Type.Literal(f))),
+    format: Type.Union(FORMATS.map((f) => Type.Literal(f))),
     profileDetected: optionalString("e.g. xrechnung, peppol, romania-ro-cius, netherlands-nlcius, en16931, facturx:basic"),
     sha256: Type.String({ description: "SHA-256 of the exact request body" }),
     rulesetSha256: optionalString("SHA-256 over the sorted lines <key>@<version>=<fileSha256> of rulesetArtifacts"),

@@ -2,7 +2,7 @@
 // and the buyer reference. CII has one root for invoices and credit notes; the type code decides.
 
 import type { DocumentKind, Note, ProcessControl } from "../../model/index.ts";
-import { CREDIT_NOTE_TYPE_CODES } from "../profiles.ts";
+import { CREDIT_NOTE_TYPE_CODES } from "../roots.ts";
 import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";

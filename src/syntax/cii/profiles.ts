@@ -2,19 +2,17 @@
 // What each carries, and in which order, is the schema table generated from its XSD (schemas.ts);
 // this file names the targets and finds the one a source document was written for.
 
-import { profileRuleFor } from "../detect.ts";
+import { recordForId } from "../detect.ts";
+import type { FacturxLevel } from "../../profiles/ids.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
 import { SCHEMAS } from "./schemas.ts";
 
-export const FACTURX_PROFILES = ["minimum", "basicwl", "basic", "en16931", "extended"] as const;
-export type FacturxProfile = (typeof FACTURX_PROFILES)[number];
-
-export type CiiTarget = { version: "D16B" } | { version: "D22B"; profile: FacturxProfile };
+export type CiiTarget = { version: "D16B" } | { version: "D22B"; profile: FacturxLevel };
 
 export interface TargetFacts {
   schema: SchemaTable;
   /** Schema id of src/validation/xsd.ts that judges the written document. */
-  xsd: "cii-d16b" | `facturx-${FacturxProfile}`;
+  xsd: "cii-d16b" | `facturx-${FacturxLevel}`;
   /**
    * Whether logistics service fees (BT-X-272, `ram:SpecifiedLogisticsServiceCharge`) are written as
    * such: only Factur-X EXTENDED counts them in its totals. D16B declares the element too, but
@@ -34,10 +32,8 @@ export function targetFacts(target: CiiTarget): TargetFacts {
  * EN 16931 id inside a hybrid PDF is the Factur-X EN16931 level.
  */
 export function targetOf(guidelineId: string, options: { hybrid?: boolean } = {}): CiiTarget {
-  const rule = profileRuleFor(guidelineId, "cii");
-  const profile = (options.hybrid && rule?.hybridProfile) || rule?.profile || "";
-  const level = profile.startsWith("facturx:") ? (profile.slice("facturx:".length) as FacturxProfile) : undefined;
-  return level && FACTURX_PROFILES.includes(level) ? { version: "D22B", profile: level } : { version: "D16B" };
+  const written = recordForId(guidelineId, "cii", options)?.write?.cii;
+  return written?.version === "D22B" ? { version: "D22B", profile: written.level } : { version: "D16B" };
 }
 
 export function targetLabel(target: CiiTarget): string {

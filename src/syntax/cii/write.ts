@@ -20,7 +20,7 @@ import { writeTotals } from "./totals.ts";
 import { NAMESPACES } from "./vocabulary.ts";
 
 export type { LostField } from "./fit.ts";
-export type { CiiTarget, FacturxProfile } from "./profiles.ts";
+export type { CiiTarget } from "./profiles.ts";
 
 export interface CiiOutput {
   xml: string;

@@ -1,0 +1,36 @@
+// Questions asked of the catalogue, answered from its records: which record is this, which records
+// share a syntax, which record a generate request means. No data here.
+
+import { RECORDS, STANDARD_ENTRIES } from "./catalogue.ts";
+import { REQUEST_PROFILES, type RecordId, type RequestProfile, type Standard, type SyntaxId } from "./ids.ts";
+import type { ProfileRecord } from "./record.ts";
+
+const BY_ID = new Map<string, ProfileRecord>(RECORDS.map((r) => [r.id, r]));
+
+export function recordById(id: RecordId): ProfileRecord {
+  const record = BY_ID.get(id);
+  if (!record) throw new Error(`no catalogue record ${id}`);
+  return record;
+}
+
+export const findRecord = (id: string): ProfileRecord | undefined => BY_ID.get(id);
+
+export const recordsOf = (syntax: SyntaxId): ProfileRecord[] => RECORDS.filter((r) => r.syntax === syntax);
+
+/** The record that judges a document of `syntax` declaring no profile we know. */
+export const fallbackRecord = (syntax: SyntaxId): ProfileRecord | undefined => RECORDS.find((r) => r.syntax === syntax && r.recognise.fallback);
+
+/** What generate reports as the profile it judged its output under: the record id without its syntax. */
+export const judgedProfileName = (record: ProfileRecord): string => record.id.slice(record.syntax.length + 1);
+
+/** Profiles a standard accepts, in the order of the `profile` enum. */
+export function allowedProfiles(standard: Standard): RequestProfile[] {
+  const entry = STANDARD_ENTRIES[standard];
+  return REQUEST_PROFILES.filter((p) => p in entry.profiles);
+}
+
+/** Standards whose credit notes we accept. */
+export const creditNoteStandards = (): Standard[] => (Object.keys(STANDARD_ENTRIES) as Standard[]).filter((s) => STANDARD_ENTRIES[s].creditNotes).sort();
+
+/** Every rule file some record may run, overlays included. */
+export const everyRuleLayer = () => RECORDS.flatMap((r) => [...(r.judge?.rules ?? []), ...(r.judge?.overlays ?? []).map((o) => o.layer)]);
