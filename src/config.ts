@@ -1,33 +1,38 @@
-/** Where the service keeps its state and listens, from flags first, then environment, then defaults. */
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_DATABASE_PATH = "./data/einvoice.sqlite";
+/**
+ * Every setting of the server, read and checked in one place: flags first, then environment, then
+ * defaults (README, Environment). A value that is not allowed throws a UsageError naming the
+ * variable and what it takes, so `serve` stops at start (exit code 2) instead of misbehaving later.
+ * Only the ruleset build's RULESETS_MIRROR is read elsewhere (src/rulesets/sync.ts): the build
+ * scripts are no part of the server.
+ */
 
-export function databasePath(flag?: string): string {
-  return flag ?? process.env.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
+import { existsSync, statSync } from "node:fs";
+
+type Env = Record<string, string | undefined>;
+
+/** Wrong words on the command line or in the environment: exit code 2 and the message. */
+export class UsageError extends Error {}
+
+const DEFAULT_PORT = 8080;
+const DEFAULT_DATABASE_PATH = "./data/einvoice.sqlite";
+
+/** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
+export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;
+
+/**
+ * Longest BODY_TIMEOUT_MS and REQUEST_DEADLINE_MS. The runtime's idle timeout, which must outlast
+ * the body deadline, stops at 255 s; it also closes a connection that stays silent while its
+ * handler works (Bun 1.4 does so only for requests without a body), so a longer request deadline
+ * could not be answered either.
+ */
+const MAX_WAIT_MS = 240_000;
+
+export function databasePath(flag?: string, env: Env = process.env): string {
+  return flag ?? given(env, "DATABASE_PATH") ?? DEFAULT_DATABASE_PATH;
 }
 
-export function listenPort(flag?: string): number {
-  const raw = flag ?? process.env.PORT;
-  return raw === undefined ? DEFAULT_PORT : portNumber("port", raw);
-}
-
-function portNumber(name: string, raw: string): number {
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`${name} must be a whole number from 0 to 65535, not '${raw}'`);
-  return port;
-}
-
-/** One validation worker per core: validation is CPU-bound and the HTTP thread mostly waits. */
+/** One engine worker per core: the work is CPU-bound and the HTTP thread mostly waits. */
 export const defaultWorkerCount = () => Math.max(1, navigator.hardwareConcurrency);
-
-/** Environment switches of the server (documented in README). */
-export function serverEnv() {
-  const deadline = process.env.REQUEST_DEADLINE_MS;
-  return {
-    metrics: process.env.METRICS !== "off",
-    ...(deadline ? { requestDeadlineMs: Number(deadline) } : {}),
-  };
-}
 
 /** How the HTTP surface meets its clients (README, Environment; docs/limits.md, Bodies and Operator metrics). */
 export interface HttpSettings {
@@ -41,24 +46,93 @@ export interface HttpSettings {
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = { bodyTimeoutMs: 20_000, metricsToken: null, metricsPort: null };
 
-/** Longest BODY_TIMEOUT_MS: the runtime's idle timeout, which must outlast it, stops at 255 s. */
-export const MAX_BODY_TIMEOUT_MS = 240_000;
+export type RuleEngineChoice = "native" | "saxonjs";
 
-export function httpEnv(): HttpSettings {
-  const { BODY_TIMEOUT_MS: timeout, METRICS_TOKEN: token, METRICS_PORT: port } = process.env;
-  if (timeout !== undefined && !(/^\d+$/.test(timeout) && Number(timeout) >= 1000 && Number(timeout) <= MAX_BODY_TIMEOUT_MS)) {
-    throw new UsageError(`BODY_TIMEOUT_MS must be a whole number of milliseconds from 1000 to ${MAX_BODY_TIMEOUT_MS}, not '${timeout}'`);
-  }
-  // Short or spaced tokens are guessable or break the Authorization header.
-  if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
-    throw new UsageError("METRICS_TOKEN must be at least 16 visible ASCII characters without spaces");
-  }
+/** Everything `serve` runs with. */
+export interface ServerSettings {
+  port: number;
+  databasePath: string;
+  requestDeadlineMs: number;
+  /** False removes `GET /metrics` (METRICS=off). */
+  metrics: boolean;
+  http: HttpSettings;
+  ruleEngine: RuleEngineChoice;
+  /** DRIFT_CHECK=nightly, against `mirror` (a directory or URL) or upstream when null; null when off. */
+  driftCheck: { mirror: string | null } | null;
+}
+
+export function serverSettings(flags: { port?: string; db?: string } = {}, env: Env = process.env): ServerSettings {
+  const port = flags.port ?? given(env, "PORT");
+  const deadline = given(env, "REQUEST_DEADLINE_MS");
+  const bodyTimeout = given(env, "BODY_TIMEOUT_MS");
+  const metricsPort = given(env, "METRICS_PORT");
+  const mirror = given(env, "DRIFT_CHECK_MIRROR");
   return {
-    bodyTimeoutMs: timeout === undefined ? DEFAULT_HTTP_SETTINGS.bodyTimeoutMs : Number(timeout),
-    metricsToken: token ?? null,
-    metricsPort: port === undefined ? null : portNumber("METRICS_PORT", port),
+    port: port === undefined ? DEFAULT_PORT : portNumber(flags.port === undefined ? "PORT" : "--port", port),
+    databasePath: databasePath(flags.db, env),
+    requestDeadlineMs: deadline === undefined ? DEFAULT_REQUEST_DEADLINE_MS : milliseconds("REQUEST_DEADLINE_MS", deadline),
+    metrics: oneOf("METRICS", given(env, "METRICS"), ["on", "off"]) !== "off",
+    http: {
+      bodyTimeoutMs: bodyTimeout === undefined ? DEFAULT_HTTP_SETTINGS.bodyTimeoutMs : milliseconds("BODY_TIMEOUT_MS", bodyTimeout),
+      metricsToken: metricsToken(env.METRICS_TOKEN),
+      metricsPort: metricsPort === undefined ? null : portNumber("METRICS_PORT", metricsPort),
+    },
+    ruleEngine: ruleEngineChoice(env.VALIDATION_ENGINE),
+    driftCheck: oneOf("DRIFT_CHECK", given(env, "DRIFT_CHECK"), ["off", "nightly"]) === "nightly" ? { mirror: mirror === undefined ? null : mirrorSource(mirror) } : null,
   };
 }
 
-/** Wrong words on the command line: exit code 2 and the message. */
-export class UsageError extends Error {}
+/**
+ * `VALIDATION_ENGINE`: `native` (default) runs every rule file the native engine supports natively
+ * and the rest on SaxonJS; `saxonjs` forces SaxonJS everywhere. `serve` checks it at start; each
+ * engine worker, a thread of the same process, reads the same variable again when it builds its engines.
+ */
+export function ruleEngineChoice(value = process.env.VALIDATION_ENGINE): RuleEngineChoice {
+  return oneOf("VALIDATION_ENGINE", value || undefined, ["native", "saxonjs"]) ?? "native";
+}
+
+/**
+ * `MEMORY_TARGET_MIB`: a whole number of MiB (at least 64), `off`, or undefined for the default.
+ * Read before anything else loads, since applying it re-executes the process (src/cli/memory-target.ts).
+ */
+export function memoryTargetMiB(value = process.env.MEMORY_TARGET_MIB): number | "off" | undefined {
+  if (!value) return undefined;
+  if (value === "off") return "off";
+  if (!/^\d+$/.test(value) || Number(value) < 64) throw new UsageError(`MEMORY_TARGET_MIB must be a whole number of MiB (at least 64) or "off", not "${value}"`);
+  return Number(value);
+}
+
+/** An empty variable counts as unset: `VAR=` in a shell or a compose file usually means "not set". */
+function given(env: Env, name: string): string | undefined {
+  return env[name] || undefined;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  throw new UsageError(`${name} must be ${allowed.map((a) => `"${a}"`).join(" or ")}, not "${value}"`);
+}
+
+function portNumber(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UsageError(`${name} must be a whole number from 0 to 65535, not '${raw}'`);
+  return Number(raw);
+}
+
+function milliseconds(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || Number(raw) > MAX_WAIT_MS) {
+    throw new UsageError(`${name} must be a whole number of milliseconds from 1000 to ${MAX_WAIT_MS}, not '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** Set but empty is refused rather than unset: an operator who meant to protect the metrics must not leave them open. */
+function metricsToken(raw: string | undefined): string | null {
+  // Short or spaced tokens are guessable or break the Authorization header.
+  if (raw !== undefined && !/^[\x21-\x7e]{16,}$/.test(raw)) throw new UsageError("METRICS_TOKEN must be at least 16 visible ASCII characters without spaces");
+  return raw ?? null;
+}
+
+/** A mirror directory that is missing at start would fail every nightly check, each only in the log. */
+function mirrorSource(raw: string): string {
+  if (/^https?:\/\//.test(raw) || (existsSync(raw) && statSync(raw).isDirectory())) return raw;
+  throw new UsageError(`DRIFT_CHECK_MIRROR must be an http(s) URL or an existing directory, not '${raw}'`);
+}

@@ -7,7 +7,7 @@ import { Metrics } from "./metrics";
 import { ValidationPool, warmEntries } from "../validation/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { DriftState } from "../rulesets/drift";
-import { defaultWorkerCount } from "../config";
+import { DEFAULT_REQUEST_DEADLINE_MS, defaultWorkerCount } from "../config";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -20,7 +20,7 @@ export interface ApiConfig {
 }
 
 export const DEFAULT_API_CONFIG: ApiConfig = {
-  requestDeadlineMs: 30_000,
+  requestDeadlineMs: DEFAULT_REQUEST_DEADLINE_MS,
   anonymousPerMinute: 120,
   metrics: true,
   engineConcurrency: defaultWorkerCount(),

@@ -1,5 +1,5 @@
 import { totalmem } from "node:os";
-import { UsageError } from "../config";
+import { memoryTargetMiB } from "../config";
 
 /**
  * The memory the server sizes its JavaScript heaps for, and how much garbage each heap may gather
@@ -46,14 +46,9 @@ export const defaultTargetMiB = (workers: number) => 128 + 128 * workers;
  * (a whole number of MiB, or `off`), else the default for the worker count; never above the
  * machine's memory.
  */
-export function memoryTargetBytes(workers: number, value = process.env[MEMORY_TARGET_ENV], machineBytes = totalmem()): number | undefined {
-  if (value === "off") return undefined;
-  let mib = defaultTargetMiB(workers);
-  if (value !== undefined && value !== "") {
-    mib = Number(value);
-    if (!Number.isInteger(mib) || mib < 64) throw new UsageError(`${MEMORY_TARGET_ENV} must be a whole number of MiB (at least 64) or "off", not "${value}"`);
-  }
-  return Math.min(mib * MIB, machineBytes);
+export function memoryTargetBytes(workers: number, value?: string, machineBytes = totalmem()): number | undefined {
+  const mib = memoryTargetMiB(value) ?? defaultTargetMiB(workers);
+  return mib === "off" ? undefined : Math.min(mib * MIB, machineBytes);
 }
 
 /**

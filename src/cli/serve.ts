@@ -2,9 +2,8 @@ import { openStore } from "../db/connection";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
-import { databasePath, httpEnv, listenPort, serverEnv } from "../config";
+import { serverSettings } from "../config";
 import { listenMetricsApart } from "../api/metrics-endpoint";
-import { ruleEngineChoice } from "../validation/rule-engines";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
 import type { Store } from "../db/connection";
@@ -50,27 +49,24 @@ function handOverKeys(first: FirstStart, dbPath: string, port: number): string {
 }
 
 /** DRIFT_CHECK=nightly: compare the pins with upstream (or DRIFT_CHECK_MIRROR) every night at 02:00 UTC. */
-async function nightlyDriftCheck(store: Store): Promise<() => void> {
+async function nightlyDriftCheck(store: Store, mirror: string | null): Promise<() => void> {
   const { scheduleNightlyDriftCheck } = await import("./rulesets");
   const { runDriftCheck } = await import("../rulesets/drift");
   const { pinReader } = await import("../rulesets/sync");
-  const source = process.env.DRIFT_CHECK_MIRROR ?? null;
-  console.log(`nightly drift check on, against ${source ?? "upstream"}`);
+  console.log(`nightly drift check on, against ${mirror ?? "upstream"}`);
   return scheduleNightlyDriftCheck(async () => {
-    const summary = await runDriftCheck(store.db, systemClock, pinReader(source));
+    const summary = await runDriftCheck(store.db, systemClock, pinReader(mirror));
     console.log(`drift check: ${summary.matched}/${summary.checked} match, ${summary.mismatched.length} differ, ${summary.failed.length} unread`);
   });
 }
 
 export async function serve(options: { port?: string; db?: string }, memoryNote?: string): Promise<void> {
-  const port = listenPort(options.port);
-  // Checked here so a mistyped value stops the start with a message, not every worker later.
-  const ruleEngine = ruleEngineChoice();
-  const http = httpEnv();
-  const dbPath = databasePath(options.db);
+  // Before anything opens: a mistyped value stops the start with a message, not a worker or a request later.
+  const settings = serverSettings(options);
+  const { http, ruleEngine, databasePath: dbPath } = settings;
   const store = openStore(dbPath);
-  const deps = createDeps(store, systemClock, serverEnv());
-  const app = createApp(deps, [], http).listen({ port, hostname: "0.0.0.0" });
+  const deps = createDeps(store, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
+  const app = createApp(deps, [], http).listen({ port: settings.port, hostname: "0.0.0.0" });
   const actualPort = app.server!.port!;
   // After the listen: a port already taken stops the start before any key exists to be lost.
   const firstStart = bootstrap(store);
@@ -87,7 +83,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
       () => console.log(`validation workers ready in ${((performance.now() - warming) / 1000).toFixed(1)} s`),
       (error) => console.error(`validation workers failed to start: ${error.message}`),
     );
-  const stopDrift = process.env.DRIFT_CHECK === "nightly" ? await nightlyDriftCheck(store) : () => {};
+  const stopDrift = settings.driftCheck ? await nightlyDriftCheck(store, settings.driftCheck.mirror) : () => {};
   const stop = () => {
     stopDrift();
     metricsApart?.stop();

@@ -2,24 +2,14 @@ import { bundledEntries, bundledEntry } from "../assets/bundled-entries";
 import type { BundledEntry } from "../assets/build-bundle";
 import type { Bundle } from "../assets/bundle-format";
 import type { JudgingEngine } from "../rulesets/seal";
-import { UsageError } from "../config";
+import { ruleEngineChoice, type RuleEngineChoice } from "../config";
 import { NativeSchematron } from "./schematron-native";
-import { SaxonJsSchematron, RuleFileStopped } from "./schematron-saxonjs";
-import type { Finding } from "./svrl";
+import { SaxonJsSchematron } from "./schematron-saxonjs";
+import { RuleFileStopped, type Finding } from "../schematron/finding";
 import type { XDocument } from "../native/xpath/document";
 
-export type RuleEngineChoice = "native" | "saxonjs";
+export type { RuleEngineChoice };
 type RuleEngineName = Extract<JudgingEngine, "native" | "saxonjs">;
-
-/**
- * `VALIDATION_ENGINE`: `native` (default) runs every rule file the native engine supports natively
- * and the rest on SaxonJS; `saxonjs` forces SaxonJS everywhere.
- */
-export function ruleEngineChoice(value = process.env.VALIDATION_ENGINE): RuleEngineChoice {
-  if (value === undefined || value === "" || value === "native") return "native";
-  if (value === "saxonjs") return "saxonjs";
-  throw new UsageError(`VALIDATION_ENGINE must be "native" or "saxonjs", not "${value}"`);
-}
 
 /**
  * Runs each rule file on the engine chosen for it: native where the bundle carries a plan (unless

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness } from "../support/harness";
 import { createApp } from "../../src/api/app";
 import { listenMetricsApart } from "../../src/api/metrics-endpoint";
-import { DEFAULT_HTTP_SETTINGS, httpEnv, UsageError } from "../../src/config";
+import { DEFAULT_HTTP_SETTINGS } from "../../src/config";
 
 const TOKEN = "scrape-" + "k".repeat(24);
 const h = startHarness();
@@ -54,34 +54,5 @@ describe("GET /metrics on METRICS_PORT", () => {
     expect(other.status).toBe(404);
     expect(other.headers.get("x-content-type-options")).toBe("nosniff");
     expect(loopback.hostname).toBe("127.0.0.1");
-  });
-});
-
-describe("the settings from the environment", () => {
-  const NAMES = ["BODY_TIMEOUT_MS", "METRICS_TOKEN", "METRICS_PORT"];
-  function withEnv(env: Record<string, string>, read: () => unknown) {
-    const saved = NAMES.map((name) => [name, process.env[name]] as const);
-    for (const name of NAMES) delete process.env[name];
-    Object.assign(process.env, env);
-    try {
-      return read();
-    } finally {
-      for (const [name, value] of saved) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
-  }
-
-  test("defaults: metrics open on the API port, a 20 s body deadline", () => {
-    expect(withEnv({}, httpEnv)).toEqual({ bodyTimeoutMs: 20_000, metricsToken: null, metricsPort: null });
-  });
-
-  test("set values are read, and mistakes stop the start with a message", () => {
-    expect(withEnv({ METRICS_TOKEN: TOKEN, METRICS_PORT: "9464", BODY_TIMEOUT_MS: "5000" }, httpEnv)).toEqual({ bodyTimeoutMs: 5000, metricsToken: TOKEN, metricsPort: 9464 });
-    expect(() => withEnv({ METRICS_TOKEN: "short" }, httpEnv)).toThrow(UsageError);
-    expect(() => withEnv({ METRICS_TOKEN: "a token with spaces in it" }, httpEnv)).toThrow("without spaces");
-    expect(() => withEnv({ METRICS_PORT: "metrics" }, httpEnv)).toThrow("METRICS_PORT must be a whole number");
-    expect(() => withEnv({ BODY_TIMEOUT_MS: "500" }, httpEnv)).toThrow("BODY_TIMEOUT_MS must be a whole number of milliseconds from 1000");
   });
 });

@@ -8,7 +8,7 @@ import { bundledEntries } from "../../src/assets/bundled-entries";
 import { createEngine } from "../../src/validation/engine";
 import { DEFAULT_REQUEST } from "../../src/rulesets/selection";
 import { NativeSchematron } from "../../src/validation/schematron-native";
-import { ruleEngineChoice } from "../../src/validation/rule-engines";
+import { ruleEngineChoice } from "../../src/config";
 import { validateDocument, type Engine } from "../../src/validation/validate";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
 import { corpusFile, corpusMissing, corpusRows } from "../support/corpus";
