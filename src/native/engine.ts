@@ -10,7 +10,7 @@
  * A dynamic error stops the whole run with an {@link XPathError}, as it stops the transformation.
  */
 import type { Check, Let, MessagePart, Rule, Schema } from "../schematron/model.ts";
-import type { Finding } from "../validation/svrl.ts";
+import type { Finding } from "../schematron/finding.ts";
 import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
 import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type LocationStyle } from "./location.ts";
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";

@@ -6,9 +6,9 @@ import { planOf } from "../native/plans";
 import { XPathError } from "../native/xpath/errors";
 import type { XDocument } from "../native/xpath/document";
 import { readXml } from "../native/xml-reader";
-import { RuleFileStopped } from "./schematron-saxonjs";
+import { RuleFileStopped, ruleIdOf, type Finding } from "../schematron/finding";
 import { FindingCaps } from "./finding-caps";
-import { omittedFindings, ruleIdOf, type Finding } from "./svrl";
+import { omittedFindings } from "./svrl";
 
 /**
  * Runs rule files on the native engine from the plans built into the bundle. A plan is compiled

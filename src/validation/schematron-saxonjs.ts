@@ -2,20 +2,11 @@ import type SaxonJsModule from "saxon-js";
 import type { Bundle } from "../assets/bundle-format";
 import { bundledEntry } from "../assets/bundled-entries";
 import { FindingCaps } from "./finding-caps";
-import { parseSvrl, type Finding } from "./svrl";
+import { parseSvrl } from "./svrl";
+import { RuleFileStopped, type Finding } from "../schematron/finding";
 
 /** Where a compiled stylesheet believes it lives, so relative document() calls resolve into the pool. */
 const BASE = "file:///einvoice-rulesets/";
-
-/** A rule file that stopped with an XPath error on this document (the same bytes always stop the same way). */
-export class RuleFileStopped extends Error {
-  constructor(
-    readonly entryPath: string,
-    readonly xpathError: string,
-  ) {
-    super(`the rule file ${entryPath} stopped on this document: ${xpathError}`);
-  }
-}
 
 let loadedSaxonJs: typeof SaxonJsModule | undefined;
 

@@ -2,30 +2,9 @@
 
 import { DOMParser, type Element } from "@xmldom/xmldom";
 import type { FindingCaps } from "./finding-caps";
+import { ruleIdOf, type Finding } from "../schematron/finding";
 
 export const SVRL_NS = "http://purl.oclc.org/dsdl/svrl";
-
-export interface Finding {
-  /** `@id` of the failed-assert / successful-report: the rule id (e.g. BR-CO-10); null if absent. */
-  ruleId: string | null;
-  /** `@flag` (`fatal`, `warning`, ...), or null when the rule sets none. */
-  flag: string | null;
-  /** `@location`: an XPath to the node the rule fired on. */
-  location: string | null;
-  /** `svrl:text` with whitespace normalized as XPath normalize-space() does. */
-  message: string;
-  /**
-   * Only on the entries an engine appends after the findings it kept under its caps
-   * (`finding-caps.ts`): this many more findings of `ruleId` and `flag`, neither located nor listed;
-   * `location` is null and `message` empty.
-   */
-  omitted?: number;
-}
-
-/** A finding's rule id: its `@id`; Factur-X EXTENDED names its rules only in the message text, `[BR-CO-25]-...`. */
-export function ruleIdOf(finding: Pick<Finding, "ruleId" | "message">): string {
-  return finding.ruleId ?? finding.message.match(/^\[([A-Za-z][\w.-]*)\]/)?.[1] ?? "UNIDENTIFIED_RULE";
-}
 
 /** One entry per rule id and flag for the findings `caps` left out (see {@link Finding.omitted}). */
 export function omittedFindings(caps: FindingCaps): Finding[] {

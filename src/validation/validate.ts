@@ -16,9 +16,8 @@ import { fallbackRecord, judgedProfileName, recordById } from "../profiles/looku
 import type { RecordId } from "../profiles/ids";
 import type { RuleLayerRef } from "../profiles/record";
 import { FRENCH_PROCESS } from "../standards/france-ctc";
-import { RuleFileStopped } from "./schematron-saxonjs";
+import { RuleFileStopped, ruleIdOf, type Finding } from "../schematron/finding";
 import type { RuleEngines } from "./rule-engines";
-import { ruleIdOf, type Finding } from "./svrl";
 import { readFacts, type DocumentFacts } from "./facts";
 import { brCo25Advisory } from "./advisories";
 import { severityOfFlag, type ValidationFinding, type ValidationResult } from "./result";

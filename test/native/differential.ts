@@ -12,7 +12,8 @@ import { readXml } from "../../src/native/xml-reader.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
-import { parseSvrl, type Finding } from "../../src/validation/svrl.ts";
+import { parseSvrl } from "../../src/validation/svrl.ts";
+import type { Finding } from "../../src/schematron/finding.ts";
 import { runSaxonHe, type SaxonResult } from "../support/saxon-he.ts";
 
 export interface Difference {

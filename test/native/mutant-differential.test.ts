@@ -26,7 +26,7 @@ import { versionsOf } from "../../src/rulesets/pins.ts";
 import { schematronToXslt } from "../../src/schematron/compile.ts";
 import { RECORDS } from "../../src/profiles/catalogue.ts";
 import type { RuleLayerRef as RuleLayer } from "../../src/profiles/record.ts";
-import type { Finding } from "../../src/validation/svrl.ts";
+import type { Finding } from "../../src/schematron/finding.ts";
 import { CORPUS_DIR, corpusMissing, corpusRows, hasCorpus, RULESETS_DIR } from "../support/corpus.ts";
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
 import { cannotRun } from "../support/requirements.ts";

@@ -3,7 +3,8 @@
 // fired rules (which shows each node went to the same first matching rule) and the same @test.
 
 import { DOMParser, type Element } from "@xmldom/xmldom";
-import { parseSvrl, SVRL_NS, type Finding } from "../../src/validation/svrl.ts";
+import { parseSvrl, SVRL_NS } from "../../src/validation/svrl.ts";
+import type { Finding } from "../../src/schematron/finding.ts";
 import type { SaxonResult } from "../support/saxon-he.ts";
 
 export type Comparison = { same: true; failed: boolean } | { same: false; difference: string };
