@@ -1,4 +1,5 @@
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "../errors/error-codes";
+import type { FieldError } from "../errors/domain-error";
 
 /** An answer other than success: rendered as `{success:false, error:{code, message, details?}}`. */
 export class ApiError extends Error {
@@ -11,12 +12,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface FieldError {
-  path: string;
-  message: string;
-  keyword: string;
 }
 
 export const badRequest = (message: string, fields?: FieldError[]) =>

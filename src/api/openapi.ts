@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ERROR_CODES, type ErrorCode } from "./error-codes";
+import { ERROR_CODES, type ErrorCode } from "../errors/error-codes";
 import { RESPONSE_HEADERS } from "./headers";
 import type { RouteDef } from "./route";
 

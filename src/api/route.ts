@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "../errors/error-codes";
 import type { BodySpec } from "./body";
 import type { Deps } from "./deps";
 import type { Organization } from "../accounts/orgs";

@@ -1,7 +1,8 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { TSchema, Static } from "@sinclair/typebox";
-import { badRequest, type FieldError } from "./errors";
+import { badRequest } from "./errors";
+import type { FieldError } from "../errors/domain-error";
 import { firstForbiddenChar } from "../syntax/xml-chars";
 
 /**

@@ -5,7 +5,7 @@
 import type { InvoiceInput } from "../invoice/schema.ts";
 import type { En16931Syntax } from "../profiles/ids.ts";
 import type { Overlay } from "../profiles/record.ts";
-import { fieldErrors, type FieldError } from "./errors.ts";
+import { fieldErrors, type FieldError } from "../errors/domain-error.ts";
 
 const TAX_CURRENCY = "/invoice/taxCurrencyCode";
 const taxCurrency = (message: string): FieldError => ({ path: TAX_CURRENCY, message, keyword: "taxCurrency" });

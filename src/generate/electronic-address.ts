@@ -8,7 +8,7 @@ import type { Identifier } from "../model/index.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { EMAIL_EAS, VAT_EAS_BY_COUNTRY } from "../standards/eas.ts";
 import type { AddressRule } from "../profiles/record.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 
 type Party = InvoiceInput["seller"];
 type Source = "peppol" | "vatId" | "email";
@@ -41,7 +41,7 @@ export function electronicAddressOf(party: Party, role: "seller" | "buyer", rule
     if (id) return id;
   }
   if (!required) return undefined;
-  throw new GenerateError(
+  throw new DomainError(
     400,
     "INVALID_REQUEST",
     `the ${role} has no electronic address for ${standard}: give ${role}.${sources.map((s) => WHAT[s]).join(", or ")}`,

@@ -11,7 +11,7 @@ import type { En16931Syntax, RecordId, RequestProfile, Standard } from "../profi
 import { creditNoteStandards } from "../profiles/lookup.ts";
 import type { Writing } from "../profiles/record.ts";
 import { checkRequest } from "./checks.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 import { completeParties } from "./parties.ts";
 import { resolveProfile, writerRecord } from "./profile.ts";
 import type { GenerateRequestInput } from "./request.ts";
@@ -55,7 +55,7 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
   const profile = resolveProfile(request);
   if (invoice.documentType === "creditnote" && !STANDARD_ENTRIES[standard].creditNotes) {
     const capable = creditNoteStandards();
-    throw new GenerateError(422, "DOCUMENT_TYPE_STANDARD_MISMATCH", `${standard} accepts invoices only; credit notes can be generated for ${capable.join(", ")}`, {
+    throw new DomainError(422, "DOCUMENT_TYPE_STANDARD_MISMATCH", `${standard} accepts invoices only; credit notes can be generated for ${capable.join(", ")}`, {
       standard,
       documentType: invoice.documentType,
       creditNoteCapableStandards: capable,

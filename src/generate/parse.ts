@@ -10,7 +10,7 @@ import { detect, type Format } from "../syntax/detect.ts";
 import { readCii } from "../syntax/cii/read.ts";
 import { readUbl } from "../syntax/ubl/read.ts";
 import { isPdf } from "../validation/validate.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 
 export interface Parsed {
   format: "cii" | "ubl";
@@ -27,7 +27,7 @@ const NOT_MAPPED: Partial<Record<Format, string>> = {
   eslog: "e-SLOG invoices are validated (POST /v1/validate) but not parsed",
 };
 
-const failed = (message: string, details?: Record<string, unknown>) => new GenerateError(400, "PARSE_FAILED", message, details);
+const failed = (message: string, details?: Record<string, unknown>) => new DomainError(400, "PARSE_FAILED", message, details);
 
 export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" | "cii" | "ubl" } = {}): Promise<Parsed> {
   let xml = bytes;

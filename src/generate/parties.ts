@@ -7,7 +7,7 @@ import { DUTCH_LEGAL_ENTITY_SCHEMES } from "../standards/eas.ts";
 import type { Standard } from "../profiles/ids.ts";
 import type { Writing } from "../profiles/record.ts";
 import { electronicAddressOf } from "./electronic-address.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 
 type Party = InvoiceInput["seller"];
 
@@ -20,7 +20,7 @@ function dutchLegalEntity(party: Party, role: "seller" | "buyer"): Identifier | 
   const peppol = party.peppol;
   if (peppol && DUTCH_LEGAL_ENTITY_SCHEMES.includes(peppol.schemeId)) return { value: peppol.id, scheme: peppol.schemeId };
   if (party.address.countryCode !== "NL") return undefined;
-  throw new GenerateError(
+  throw new DomainError(
     400,
     "INVALID_REQUEST",
     `the ${role} is in the Netherlands: netherlands-nlcius needs its legal entity id as ${role}.peppol with schemeId 0106 (KvK) or 0190 (OIN)` +

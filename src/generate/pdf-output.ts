@@ -8,7 +8,7 @@ import { writeVisualizationPdf } from "../pdf/visualization.ts";
 import { readCii } from "../syntax/cii/read.ts";
 import { readUbl } from "../syntax/ubl/read.ts";
 import { pdfKindOf, type GeneratedXml } from "./generate.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 import type { TemplateDefinitionInput } from "../templates/definition.ts";
 
 export type PdfKind = "hybrid" | "visualization";
@@ -25,7 +25,7 @@ export interface PdfRequest {
 export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate: boolean): PdfKind {
   const kind = pdfKindOf(standard);
   if (kind === "visualization" && !hasTemplate) {
-    throw new GenerateError(400, "VALIDATION_ERROR", `a ${standard} PDF is a visualization of the XML and needs template "standard" or a pdfTemplateId`, {
+    throw new DomainError(400, "VALIDATION_ERROR", `a ${standard} PDF is a visualization of the XML and needs template "standard" or a pdfTemplateId`, {
       fields: [{ path: "template", message: "required for a visualization PDF", keyword: "required" }],
     });
   }

@@ -5,15 +5,15 @@ import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import { isEn16931Syntax, type En16931Syntax, type RequestProfile, type Standard } from "../profiles/ids.ts";
 import { allowedProfiles, recordById } from "../profiles/lookup.ts";
 import type { ProfileRecord, Writing } from "../profiles/record.ts";
-import { GenerateError } from "./errors.ts";
+import { DomainError } from "../errors/domain-error.ts";
 import type { GenerateRequestInput } from "./request.ts";
 
 type Selectors = Pick<GenerateRequestInput, "standard" | "profile" | "facturxProfile" | "syntax">;
 
 const FACTURX_FAMILY: ReadonlySet<Standard> = new Set(["zugferd", "facturx"]);
 
-function mismatch(standard: Standard, profile: string, message: string, extra: Record<string, unknown> = {}): GenerateError {
-  return new GenerateError(422, "PROFILE_STANDARD_MISMATCH", message, { standard, profile, ...extra, allowedProfiles: allowedProfiles(standard) });
+function mismatch(standard: Standard, profile: string, message: string, extra: Record<string, unknown> = {}): DomainError {
+  return new DomainError(422, "PROFILE_STANDARD_MISMATCH", message, { standard, profile, ...extra, allowedProfiles: allowedProfiles(standard) });
 }
 
 /** The profile the request names (or the default); 422 PROFILE_STANDARD_MISMATCH outside the table. */
@@ -45,7 +45,7 @@ export function writerRecord({ standard, syntax: requested }: Selectors, profile
   const records = (STANDARD_ENTRIES[standard].profiles[profile] ?? []).map(recordById);
   const [preferred] = records;
   if (!preferred || !writable(preferred)) {
-    throw new GenerateError(422, "VALIDATION_ERROR", `generating ${standard} documents is not available yet; ${standard} documents can be validated with POST /v1/validate`, {
+    throw new DomainError(422, "VALIDATION_ERROR", `generating ${standard} documents is not available yet; ${standard} documents can be validated with POST /v1/validate`, {
       standard,
       profile,
       generationAvailable: false,

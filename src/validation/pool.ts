@@ -94,14 +94,14 @@ export class ValidationPool {
     return (await this.run({ id: this.nextId++, kind: "validate", request }, signal)) as ValidateOutcome;
   }
 
-  /** Refusals of the document come back as the GenerateError parse raised. */
+  /** Refusals of the document come back as the DomainError parse raised. */
   async parse(bytes: Uint8Array, hint: "auto" | "cii" | "ubl" | undefined, signal: AbortSignal): Promise<Parsed> {
     return (await this.run({ id: this.nextId++, kind: "parse", bytes, hint }, signal)) as Parsed;
   }
 
   /**
    * The XML of a generate request and, when a PDF is asked for, which kind; refusals come back as
-   * the GenerateError generation raised.
+   * the DomainError generation raised.
    */
   async generate(request: GenerateInput, livemode: boolean, pdf: { hasTemplate: boolean } | undefined, signal: AbortSignal): Promise<{ generated: GeneratedXml; pdfKind?: PdfKind }> {
     return (await this.run({ id: this.nextId++, kind: "generate", request, livemode, pdf }, signal)) as { generated: GeneratedXml; pdfKind?: PdfKind };

@@ -1,5 +1,5 @@
 import { EngineUnavailable } from "../engine/admission";
-import { GenerateError } from "../generate/errors";
+import { DomainError } from "../errors/domain-error";
 import type { ValidateRequest } from "./validate";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
@@ -15,12 +15,7 @@ export type WorkerRequest =
   | { id: number; kind: "warm"; entries: string[] };
 
 /** A domain refusal (the caller's document or request is at fault), carried as data. */
-interface Refusal {
-  status: 400 | 422;
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
+type Refusal = Pick<DomainError, "status" | "code" | "message" | "details">;
 
 /** Id 0 says the worker has loaded and listens. */
 export type WorkerReply =
@@ -29,16 +24,16 @@ export type WorkerReply =
   | { id: number; ok: false; error: string };
 
 /**
- * A failed job's reply. Error classes do not survive postMessage, so a GenerateError travels as its
+ * A failed job's reply. Error classes do not survive postMessage, so a DomainError travels as its
  * fields and is rebuilt on the other side; anything else is the engine's fault.
  */
 export function failureReply(id: number, error: unknown): WorkerReply {
-  if (error instanceof GenerateError) return { id, ok: false, refusal: { status: error.status, code: error.code, message: error.message, details: error.details } };
+  if (error instanceof DomainError) return { id, ok: false, refusal: { status: error.status, code: error.code, message: error.message, details: error.details } };
   return { id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }
 
 /** The error a failed reply stands for: the rebuilt refusal, or an engine fault (the service's, refunded). */
 export function errorOf(reply: Extract<WorkerReply, { ok: false }>): Error {
-  if ("refusal" in reply) return new GenerateError(reply.refusal.status, reply.refusal.code, reply.refusal.message, reply.refusal.details);
+  if ("refusal" in reply) return new DomainError(reply.refusal.status, reply.refusal.code, reply.refusal.message, reply.refusal.details);
   return new EngineUnavailable(`the engine failed on this request: ${reply.error.split("\n")[0]}`, true, 5);
 }

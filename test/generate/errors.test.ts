@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { AFRelationship, PDFDocument } from "pdf-lib";
 import { generateXml, type GenerateInput } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
-import { GenerateError } from "../../src/generate/errors.ts";
+import { DomainError } from "../../src/errors/domain-error.ts";
 import { TEST_MODE_COMMENT } from "../../src/generate/test-mode.ts";
 import { amountOf, decimalOf } from "../../src/invoice/to-model.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
@@ -16,11 +16,11 @@ const scenario = (name: string) => SCENARIOS.find((s) => s.name === name)!;
 const invoiceOf = (locale: keyof typeof LOCALES, name = "domestic, one rate") => scenario(name).build(LOCALES[locale]);
 const live = { livemode: true };
 
-function refusal(input: GenerateInput): GenerateError {
+function refusal(input: GenerateInput): DomainError {
   try {
     generateXml(input, live);
   } catch (error) {
-    if (error instanceof GenerateError) return error;
+    if (error instanceof DomainError) return error;
     throw error;
   }
   throw new Error("generate did not refuse");
@@ -210,7 +210,7 @@ describe("parse", () => {
     try {
       await parseDocument(bytes);
     } catch (error) {
-      if (error instanceof GenerateError) return error;
+      if (error instanceof DomainError) return error;
       throw error;
     }
     throw new Error("parse did not refuse");

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { generateXml } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
-import { GenerateError } from "../../src/generate/errors.ts";
+import { DomainError } from "../../src/errors/domain-error.ts";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { decimalOf } from "../../src/invoice/to-model.ts";
 import { DOM_LIMITS, readXmlText } from "../../src/syntax/xml-policy.ts";
@@ -16,7 +16,7 @@ for (const syntax of ["ubl", "cii"] as const) {
   test(`${syntax}: a quantity that is not a number is 400 PARSE_FAILED naming it`, async () => {
     const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax, invoice }, { livemode: true }).bytes);
     const refusal = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY[syntax], "$1twelve"))).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(GenerateError);
+    expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ status: 400, code: "PARSE_FAILED", details: { format: syntax } });
     expect((refusal as Error).message).toContain('"twelve"');
   });

@@ -9,7 +9,7 @@ import { createEngine } from "../../src/validation/engine";
 import { validateDocument, type Engine } from "../../src/validation/validate";
 import { generateXml } from "../../src/generate/generate";
 import { parseDocument } from "../../src/generate/parse";
-import { GenerateError } from "../../src/generate/errors";
+import { DomainError } from "../../src/errors/domain-error";
 import { readXmlText, XML_LIMITS } from "../../src/syntax/xml-policy";
 import { XmlRefused } from "../../src/syntax/xml-refused";
 import { parseXml } from "../../src/syntax/xml-reader";
@@ -180,7 +180,7 @@ describe("parse refuses exactly what validate refuses", () => {
         () => undefined,
         (error: unknown) => error,
       );
-      expect(refusal).toBeInstanceOf(GenerateError);
+      expect(refusal).toBeInstanceOf(DomainError);
       expect(refusal).toMatchObject({ status: 400, code: "PARSE_FAILED" });
     }, 60_000);
   }

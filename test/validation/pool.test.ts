@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ValidationPool, type PoolOptions } from "../../src/validation/pool";
 import { Admission, EngineUnavailable } from "../../src/engine/admission";
-import { GenerateError } from "../../src/generate/errors";
+import { DomainError } from "../../src/errors/domain-error";
 
 const SCRIPT = new URL("./scripted-worker.ts", import.meta.url).href;
 const bytes = (command: string) => new TextEncoder().encode(command);
@@ -67,11 +67,11 @@ describe("the wedge of issue 14: a deadline while the worker is being replaced",
 });
 
 describe("every path settles the job and frees the slot", () => {
-  test("success, and a refusal rebuilt as the GenerateError it was, with status, code, message and details", async () => {
+  test("success, and a refusal rebuilt as the DomainError it was, with status, code, message and details", async () => {
     const pool = scriptedPool(1);
     expect(await job(pool, "ok")).toEqual({ done: "ok" });
     const refused = await failure(pool.parse(bytes("refuse"), "auto", never));
-    expect(refused).toBeInstanceOf(GenerateError);
+    expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: 400, code: "PARSE_FAILED", message: "the document cannot be read: scripted", details: { format: "ubl" } });
     expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
   });

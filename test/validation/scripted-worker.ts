@@ -3,10 +3,10 @@
 // milliseconds, and does what it is told. How it loads comes from its first argument ("ok",
 // "throw", "exit", "hang", "slow:<ms>"); what it does with a job comes from the job's bytes as text:
 //   ok | sleep:<ms> | spin (a CPU loop that never returns) | hang (never answers) | fault (throws)
-//   | refuse (a GenerateError) | exit (process.exit) | crash (an uncaught error after the reply is due)
+//   | refuse (a DomainError) | exit (process.exit) | crash (an uncaught error after the reply is due)
 //   | exit-in:<ms> (dies that long into the job, without answering)
 // A generate job takes its command from the invoice note; every other job just succeeds.
-import { GenerateError } from "../../src/generate/errors";
+import { DomainError } from "../../src/errors/domain-error";
 import { failureReply, type WorkerReply, type WorkerRequest } from "../../src/validation/worker-protocol";
 
 declare const self: Worker;
@@ -30,7 +30,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     if (command === "spin") for (;;);
     if (command === "hang") return;
     if (command === "fault") throw new TypeError("scripted fault");
-    if (command === "refuse") throw new GenerateError(400, "PARSE_FAILED", "the document cannot be read: scripted", { format: "ubl" });
+    if (command === "refuse") throw new DomainError(400, "PARSE_FAILED", "the document cannot be read: scripted", { format: "ubl" });
     if (command === "exit") process.exit(7);
     if (command === "crash") return void setTimeout(() => { throw new Error("scripted crash"); });
     if (command === "exit-in") return void setTimeout(() => process.exit(8), Number(arg));
