@@ -1,16 +1,16 @@
 import type { ErrorCode } from "../errors/error-codes";
-import type { FieldError } from "../errors/domain-error";
+import { DomainError, type FieldError } from "../errors/domain-error";
 
-/** An answer other than success: rendered as `{success:false, error:{code, message, details?}}`. */
-export class ApiError extends Error {
+/** A refusal decided by HTTP code itself, which may need response headers (Retry-After, WWW-Authenticate). */
+export class ApiError<C extends ErrorCode = ErrorCode> extends DomainError<C> {
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
+    status: DomainError<C>["status"],
+    code: C,
     message: string,
-    readonly details?: Record<string, unknown>,
+    details?: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(status, code, message, details);
   }
 }
 
@@ -28,8 +28,8 @@ export const unsupportedMediaType = (got: string | null, accepted: readonly stri
  * closed before the answer could be written. A client's doing (or the runtime's), never ours: it
  * is logged as the event it is, not as an incident.
  */
-export class ConnectionFault extends ApiError {
-  constructor(status: number, message: string, readonly event: string, headers: Record<string, string> = {}) {
+export class ConnectionFault extends ApiError<"VALIDATION_ERROR"> {
+  constructor(status: 400 | 408, message: string, readonly event: string, headers: Record<string, string> = {}) {
     super(status, "VALIDATION_ERROR", message, undefined, headers);
   }
 }

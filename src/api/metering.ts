@@ -1,5 +1,6 @@
 import { spendUnit, refundUnit } from "../accounts/quota";
 import { EngineUnavailable } from "../engine/admission";
+import { DomainError } from "../errors/domain-error";
 import { ApiError } from "./errors";
 import type { RequestContext } from "./route";
 import { secondsUntil } from "../accounts/windows";
@@ -28,7 +29,7 @@ export async function metered<T>(ctx: RequestContext, work: (signal: AbortSignal
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) throw error;
+    if (error instanceof DomainError && error.status < 500) throw error;
     const computed = error instanceof EngineUnavailable ? error.computed : true;
     const refunded = refundUnit(db, ctx.deps.clock(), spent.spend, computed);
     // Test keys meter against the sandbox and carry no refund header (spec, Errors).

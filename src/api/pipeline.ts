@@ -1,6 +1,7 @@
 import type { Deps } from "./deps";
 import type { Caller, RequestBasics, RequestContext, RouteDef } from "./route";
-import { ApiError, connectionClosed, notFound } from "./errors";
+import { DomainError } from "../errors/domain-error";
+import { connectionClosed, notFound } from "./errors";
 import { authenticateRequest, claimedLivemode } from "./auth";
 import { limitAnonymous, limitCaller } from "./rate-limits";
 import { checkContentType, parseJsonBody, readCappedBody } from "./body";
@@ -97,7 +98,7 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
     response = result instanceof Response ? result : successResponse(result);
   } catch (error) {
     response = errorResponse(error, { requestId: ctx.requestId, method: request.method, path: url.pathname });
-    if (response.status === 429) deps.metrics.count429(error instanceof ApiError ? (SUBTYPES[error.code] ?? "unknown") : "unknown");
+    if (response.status === 429) deps.metrics.count429(error instanceof DomainError ? (SUBTYPES[error.code] ?? "unknown") : "unknown");
   }
   ctx.headers.forEach((value, name) => response.headers.set(name, value));
   response.headers.set("x-request-id", ctx.requestId);

@@ -1,3 +1,4 @@
+import { DomainError } from "../errors/domain-error";
 import { ApiError, ConnectionFault, newIncidentId } from "./errors";
 import { applyStandardHeaders } from "./headers";
 
@@ -13,12 +14,13 @@ export function successResponse(data: unknown): Response {
 }
 
 /**
- * Turns anything thrown into the error envelope; 5xx answers carry an incident id that is logged
- * with the stack, and a connection fault is logged as the event it is.
+ * Turns anything thrown into the error envelope, the one place a DomainError becomes HTTP; 5xx
+ * answers carry an incident id that is logged with the stack, and a connection fault is logged as
+ * the event it is.
  */
 export function errorResponse(error: unknown, log: { requestId: string; method: string; path: string }): Response {
   const apiError =
-    error instanceof ApiError ? error : new ApiError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the incidentId when you report it");
+    error instanceof DomainError ? error : new DomainError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the incidentId when you report it");
   const body: Record<string, unknown> = { code: apiError.code, message: apiError.message };
   if (apiError.details !== undefined) body.details = apiError.details;
   if (error instanceof ConnectionFault) console.warn(JSON.stringify({ level: "warn", event: error.event, ...log }));
@@ -35,7 +37,7 @@ export function errorResponse(error: unknown, log: { requestId: string; method: 
       }),
     );
   }
-  return jsonResponse(apiError.status, { success: false, error: body }, apiError.headers);
+  return jsonResponse(apiError.status, { success: false, error: body }, apiError instanceof ApiError ? apiError.headers : undefined);
 }
 
 /** An answer outside the /v1 pipeline still carries a request id and the hardening headers. */

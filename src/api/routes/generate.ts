@@ -3,7 +3,6 @@ import { defineRoute } from "../route";
 import { metered, unmetered } from "../metering";
 import { ApiError } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
-import { carryDomainErrors } from "../domain-errors";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
 import type { GeneratedXml } from "../../generate/generate";
 import type { PdfKind } from "../../generate/pdf-output";
@@ -53,7 +52,7 @@ async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: 
   // A stored template wins over `template`.
   const template = design || body.template ? "standard" : undefined;
   const wanted = body.output === "pdf" ? { hasTemplate: template !== undefined } : undefined;
-  const { generated, pdfKind } = await carryDomainErrors(() => engine.generate(body, ctx.caller!.livemode, wanted, signal));
+  const { generated, pdfKind } = await engine.generate(body, ctx.caller!.livemode, wanted, signal);
   return { generated, ...(pdfKind && { pdf: { kind: pdfKind, template, design } }) };
 }
 

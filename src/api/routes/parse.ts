@@ -3,7 +3,6 @@ import { defineRoute, type BinaryBody } from "../route";
 import { metered } from "../metering";
 import { badRequest } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
-import { carryDomainErrors } from "../domain-errors";
 import { Invoice } from "../../invoice/schema";
 import { EN16931_SYNTAXES, type En16931Syntax } from "../../profiles/ids";
 
@@ -39,7 +38,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syn
   },
   async handle(ctx, { body, query }) {
     if (body.bytes.byteLength === 0) throw badRequest("the request body is empty; send the invoice XML or hybrid PDF as the raw body");
-    const parsed = await metered(ctx, (signal) => carryDomainErrors(() => ctx.deps.validation().parse(body.bytes, query.format, signal)));
+    const parsed = await metered(ctx, (signal) => ctx.deps.validation().parse(body.bytes, query.format, signal));
     ctx.headers.set("x-syntax", parsed.format);
     if (parsed.profileDetected) ctx.headers.set("x-profile-detected", parsed.profileDetected);
     return parsed;
