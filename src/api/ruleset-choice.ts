@@ -1,6 +1,5 @@
-import { ApiError, badRequest } from "./errors";
 import type { RequestContext } from "./route";
-import { checkPins, MalformedRulesetHeader, PinNotServed, rulesetRequest } from "../rulesets/selection";
+import { checkPins, rulesetRequest } from "../rulesets/selection";
 import type { ValidateRequest } from "../validation/validate";
 import type { Channel } from "../rulesets/selection";
 import { versions as pinnedVersions } from "../rulesets/pins";
@@ -12,15 +11,9 @@ import { today } from "../clock";
  */
 export function rulesetChoice(ctx: RequestContext<"key">, header: string | null): NonNullable<ValidateRequest["ruleset"]> {
   const day = today(ctx.deps.clock);
-  try {
-    const request = rulesetRequest(header, ctx.caller.org.rulesetChannel as Channel);
-    checkPins(ctx.deps.lifecycle, request, day);
-    // The pinned table is built once in each worker; only a substituted one (tests) travels along.
-    const substituted = ctx.deps.lifecycle.facts !== pinnedVersions;
-    return { request, day, ...(substituted ? { versions: [...ctx.deps.lifecycle.facts] } : {}) };
-  } catch (error) {
-    if (error instanceof MalformedRulesetHeader) throw badRequest(error.message);
-    if (error instanceof PinNotServed) throw new ApiError(422, "VALIDATION_ERROR", error.message);
-    throw error;
-  }
+  const request = rulesetRequest(header, ctx.caller.org.rulesetChannel as Channel);
+  checkPins(ctx.deps.lifecycle, request, day);
+  // The pinned table is built once in each worker; only a substituted one (tests) travels along.
+  const substituted = ctx.deps.lifecycle.facts !== pinnedVersions;
+  return { request, day, ...(substituted ? { versions: [...ctx.deps.lifecycle.facts] } : {}) };
 }

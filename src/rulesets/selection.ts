@@ -1,3 +1,4 @@
+import { DomainError } from "../errors/domain-error";
 import { sunsetOf, type RulesetLifecycle } from "./lifecycle";
 
 export type Channel = "latest" | "previous";
@@ -16,10 +17,10 @@ export const DEFAULT_REQUEST: RulesetRequest = { channel: "latest", channelSelec
 
 const PIN = /^([a-z0-9_]+):([A-Za-z0-9._-]+)$/;
 
-export class MalformedRulesetHeader extends Error {}
+const malformed = (message: string) => new DomainError(400, "VALIDATION_ERROR", message);
 
 /** A pin that names a version (or key) the service no longer serves, or never did. */
-export class PinNotServed extends Error {}
+const notServed = (message: string) => new DomainError(422, "VALIDATION_ERROR", message);
 
 /**
  * `Service-Ruleset: latest | previous | <versionKey>:<version>[, <versionKey>:<version>...]`;
@@ -35,11 +36,11 @@ export function rulesetRequest(header: string | null, orgChannel: Channel): Rule
   for (const part of value.split(",").map((p) => p.trim())) {
     const match = PIN.exec(part);
     if (!match) {
-      throw new MalformedRulesetHeader(
+      throw malformed(
         `Service-Ruleset must be 'latest', 'previous' or comma-separated '<versionKey>:<version>' pins (e.g. en16931_ubl_schematron:1.3.15); '${part}' is none of these`,
       );
     }
-    if (pins[match[1]] !== undefined) throw new MalformedRulesetHeader(`Service-Ruleset pins ${match[1]} twice`);
+    if (pins[match[1]] !== undefined) throw malformed(`Service-Ruleset pins ${match[1]} twice`);
     pins[match[1]] = match[2];
   }
   return { ...base, pins };
@@ -59,9 +60,9 @@ export interface ResolvedArtifact {
 export function checkPins(lifecycle: RulesetLifecycle, request: RulesetRequest, day: string): void {
   for (const [key, version] of Object.entries(request.pins)) {
     const row = lifecycle.keys().includes(key) ? lifecycle.find(key, version) : undefined;
-    if (!row) throw new PinNotServed(`Service-Ruleset pins ${key}:${version}, which is not a pinned ruleset version; GET /v1/rulesets lists what is served`);
+    if (!row) throw notServed(`Service-Ruleset pins ${key}:${version}, which is not a pinned ruleset version; GET /v1/rulesets lists what is served`);
     if (!lifecycle.pinReachable(row, day)) {
-      throw new PinNotServed(`${key}:${version} is no longer served: it was retained until ${row.retainedUntil}; pin a version listed in GET /v1/rulesets`);
+      throw notServed(`${key}:${version} is no longer served: it was retained until ${row.retainedUntil}; pin a version listed in GET /v1/rulesets`);
     }
   }
 }

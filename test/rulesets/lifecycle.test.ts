@@ -1,6 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { RulesetLifecycle, type VersionFacts } from "../../src/rulesets/lifecycle";
-import { checkPins, MalformedRulesetHeader, PinNotServed, resolveArtifact, rulesetRequest, selectionReport } from "../../src/rulesets/selection";
+import { checkPins, resolveArtifact, rulesetRequest, selectionReport } from "../../src/rulesets/selection";
+import { DomainError } from "../../src/errors/domain-error";
+
+/** The refusal `run` throws, for its status and code. */
+function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
 
 const pinned = new RulesetLifecycle();
 
@@ -40,7 +52,7 @@ describe("Service-Ruleset", () => {
       xrechnung_schematron: "2.4.0",
     });
     for (const bad of ["", "oldest", "en16931_ubl_schematron", "en16931_ubl_schematron:", "a:1,a:2", "Key:1"]) {
-      expect(() => rulesetRequest(bad, "latest")).toThrow(MalformedRulesetHeader);
+      expect(refusal(() => rulesetRequest(bad, "latest"))).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
     }
   });
 
@@ -49,7 +61,7 @@ describe("Service-Ruleset", () => {
   });
 
   test("a pin past retainedUntil or of an unknown version is not served", () => {
-    expect(() => checkPins(pinned, rulesetRequest("peppol_bis_schematron:3.0.18", "latest"), "2026-11-22")).toThrow(PinNotServed);
+    expect(refusal(() => checkPins(pinned, rulesetRequest("peppol_bis_schematron:3.0.18", "latest"), "2026-11-22"))).toMatchObject({ status: 422, code: "VALIDATION_ERROR" });
     expect(() => checkPins(pinned, rulesetRequest("peppol_bis_schematron:9.9.9", "latest"), "2026-11-22")).toThrow(/not a pinned/);
     expect(() => checkPins(pinned, rulesetRequest("peppol_bis_schematron:3.0.18", "latest"), "2026-05-01")).not.toThrow();
   });
