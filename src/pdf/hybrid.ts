@@ -22,7 +22,7 @@ export interface HybridPdfInput {
   livemode: boolean;
   /** `standard` draws the invoice; omitted leaves one blank page. */
   template?: Template;
-  /** An organization's stored template (logo, colour, footer, language, blocks); implies `standard`. Throws `TemplateUnusable`. */
+  /** An organization's stored template (logo, colour, footer, language, blocks); implies `standard`. Throws PDF_TEMPLATE_INVALID. */
   design?: TemplateDefinitionInput;
   /** Creation date written into Info, XMP and the attachment; defaults to the issue date. */
   now?: Date;

@@ -17,17 +17,6 @@ export const MAX_LOGO_BYTES = 300_000;
 export const MAX_LOGO_SIDE = 4096;
 export const MAX_LOGO_PIXELS = 8_388_608;
 
-/**
- * A template the renderer cannot use (its logo is refused, its colour is not a colour): the
- * message says why, for a 422.
- */
-export class TemplateUnusable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TemplateUnusable";
-  }
-}
-
 const fail = (problem: string): LogoCheck => ({ ok: false, problem });
 
 function sized(width: number, height: number): LogoCheck {

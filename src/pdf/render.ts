@@ -13,10 +13,9 @@ import type { Fonts } from "./fonts.ts";
 import { formatAmount, formatDate, formatNumber } from "./format.ts";
 import { languageFor, type Labels, type Language } from "./labels.ts";
 import { A4, Flow, INK, MUTED, RULE, drawString, leading, textWidth, wrap, type Style } from "./layout.ts";
-import { TemplateUnusable, decodeLogo } from "./logo.ts";
+import { decodeLogo } from "./logo.ts";
 import { drawWatermark } from "./watermark.ts";
-
-export { TemplateUnusable } from "./logo.ts";
+import { DomainError } from "../errors/domain-error.ts";
 
 export type Template = "standard";
 
@@ -24,8 +23,8 @@ export interface RenderOptions {
   template?: Template;
   livemode: boolean;
   /**
-   * A stored template definition; implies `standard`. Throws `TemplateUnusable` when it cannot be
-   * drawn (a logo with transparency, a damaged image, a colour that is none).
+   * A stored template definition; implies `standard`. Throws PDF_TEMPLATE_INVALID when it cannot
+   * be drawn (a logo with transparency, a damaged image, a colour that is none).
    */
   design?: TemplateDefinitionInput;
 }
@@ -120,9 +119,13 @@ export async function renderInvoice(doc: PDFDocument, fonts: Fonts, model: Invoi
 
 // --- design: colour, logo, footer text -----------------------------------------------------------
 
+/** The caller's stored design is at fault, not the renderer: a refusal, never an engine fault. */
+const unusable = (problem: string) =>
+  new DomainError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template cannot be used: ${problem}`, { problems: [problem] });
+
 function parseColor(hex: string): Color {
   const m = /^#([0-9A-Fa-f]{2})([0-9A-Fa-f]{2})([0-9A-Fa-f]{2})$/.exec(hex);
-  if (!m) throw new TemplateUnusable(`accentColor ${JSON.stringify(hex)} is not a colour like #1F4E79`);
+  if (!m) throw unusable(`accentColor ${JSON.stringify(hex)} is not a colour like #1F4E79`);
   // Three decimals resolve 8-bit channels and keep the content stream short and readable.
   const [r, g, b] = m.slice(1).map((h) => Math.round((parseInt(h, 16) / 255) * 1000) / 1000);
   return rgb(r, g, b);
@@ -144,12 +147,12 @@ function tint(c: Color, share: number): Color {
 
 async function embedLogo(doc: PDFDocument, logo: NonNullable<TemplateDefinitionInput["logo"]>): Promise<Ctx["logo"]> {
   const decoded = decodeLogo(logo);
-  if (!decoded.ok) throw new TemplateUnusable(`logo refused: ${decoded.problem}`);
+  if (!decoded.ok) throw unusable(`logo refused: ${decoded.problem}`);
   let image: PDFImage;
   try {
     image = logo.mediaType === "image/png" ? await doc.embedPng(decoded.bytes) : await doc.embedJpg(decoded.bytes);
   } catch (error) {
-    throw new TemplateUnusable(`logo refused: the image cannot be read (${(error as Error).message})`);
+    throw unusable(`logo refused: the image cannot be read (${(error as Error).message})`);
   }
   let width = (logo.widthMm ?? LOGO_WIDTH_MM) * MM;
   let height = (width * decoded.height) / decoded.width;

@@ -16,7 +16,7 @@ export interface VisualizationPdfInput {
   model: Invoice;
   livemode: boolean;
   template?: Template;
-  /** An organization's stored template; implies `standard`. Throws `TemplateUnusable`. */
+  /** An organization's stored template; implies `standard`. Throws PDF_TEMPLATE_INVALID. */
   design?: TemplateDefinitionInput;
   now?: Date;
 }

@@ -8,7 +8,8 @@ import { generateXml } from "../../src/generate/generate.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
 import { writeHybridPdf } from "../../src/pdf/hybrid.ts";
-import { checkLogo, decodeLogo, MAX_LOGO_BYTES, TemplateUnusable } from "../../src/pdf/logo.ts";
+import { checkLogo, decodeLogo, MAX_LOGO_BYTES } from "../../src/pdf/logo.ts";
+import { DomainError } from "../../src/errors/domain-error.ts";
 import { writeVisualizationPdf } from "../../src/pdf/visualization.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
 import type { TemplateDefinitionInput } from "../../src/templates/definition.ts";
@@ -293,12 +294,13 @@ describe("a design on the standard page", () => {
     expect(texts[0]).toContain("Rechnung");
   });
 
-  test("the renderer refuses an alpha PNG, a damaged image and bad base64 with TemplateUnusable", async () => {
+  test("the renderer refuses an alpha PNG, a damaged image and bad base64 with PDF_TEMPLATE_INVALID", async () => {
     const refused = async (design: TemplateDefinitionInput) => {
       try {
         await visualize(design);
       } catch (error) {
-        expect(error).toBeInstanceOf(TemplateUnusable);
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ status: 422, code: "PDF_TEMPLATE_INVALID" });
         return (error as Error).message;
       }
       return "rendered";
