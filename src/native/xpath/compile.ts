@@ -145,7 +145,6 @@ export function compileXPath(source: string, scope: Scope): Evaluate {
 }
 
 export function compile(expr: Expr, scope: Scope): Evaluate {
-  if (PER_NODE.has(expr)) return hoistPerNode(expr, scope, () => compileExpr(expr, scope));
   const depends = dependence(expr, scope);
   if ((depends & ~Depends.Root) === Depends.Local && memoizing === 0 && worthHoisting(expr)) {
     const slots = rangeVariables(expr, scope);
@@ -197,11 +196,8 @@ function compileExpr(expr: Expr, scope: Scope): Evaluate {
       return compilePath(expr.steps, scope);
     case "step":
       return compileStep(expr, scope);
-    case "filter": {
-      const base = compile(expr.base, scope);
-      const predicates = expr.predicates.map((predicate) => compilePredicate(predicate, scope));
-      return (focus, runtime) => predicates.reduce((items, predicate) => predicate(items, runtime), base(focus, runtime));
-    }
+    case "filter":
+      return compileFilter(compile(expr.base, scope), expr.predicates, scope);
     case "call":
       return compileCall(expr.name, expr.args, scope);
     case "binary": {
@@ -477,6 +473,11 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
 }
 
 
+function compileFilter(base: Evaluate, predicates: Expr[], scope: Scope): Evaluate {
+  const filters = predicates.map((predicate) => compilePredicate(predicate, scope));
+  return (focus, runtime) => filters.reduce((items, filter) => filter(items, runtime), base(focus, runtime));
+}
+
 function compilePredicate(expr: Expr, scope: Scope): Filter {
   // A numeric literal predicate is a position: pick the item instead of evaluating per item.
   if (expr.kind === "literal" && typeof expr.value === "object" && "integer" in expr.value) {
@@ -614,7 +615,7 @@ function descendantUnion(expr: Expr): Expr | null {
  * the step changes what its positions count, so only boolean `q2`s are moved; with no independent
  * `q1`, `P` alone is hoisted, unless it ends in the `//` that `S` needs to read from the name index.
  */
-function splitIndependentPrefix(steps: Expr[], scope: Scope): Expr[] | null {
+function splitIndependentPrefix(steps: Expr[], scope: Scope): Split | null {
   const start = dependence(steps[0], scope);
   if (start & Depends.Local || readsPosition(steps[0])) return null;
   const at = steps.findIndex((step, i) => i > 0 && dependence(step, scope) & Depends.Local);
@@ -627,12 +628,19 @@ function splitIndependentPrefix(steps: Expr[], scope: Scope): Expr[] | null {
     const prefix: Expr = { kind: "path", steps: [...steps.slice(0, at), { ...(step as Extract<Expr, { kind: "step" }>), predicates: predicates.slice(0, kept) }] };
     // Relative (BR-S-08's `../../../cac:InvoiceLine[category = 'S'][rate = $rate]`, six times in
     // one test): the prefix depends on the context node alone, so it is kept per node.
-    if (start & Depends.Focus) PER_NODE.add(prefix);
-    return [{ kind: "filter", base: prefix, predicates: predicates.slice(kept) }, ...steps.slice(at + 1)];
+    if (start & Depends.Focus) return { perNode: prefix, predicates: predicates.slice(kept), rest: steps.slice(at + 1) };
+    return { steps: [{ kind: "filter", base: prefix, predicates: predicates.slice(kept) }, ...steps.slice(at + 1)] };
   }
   if (start & Depends.Focus || at < 2 || isAnyNodeStep(steps[at - 1])) return null;
-  return [{ kind: "path", steps: steps.slice(0, at) }, ...steps.slice(at)];
+  return { steps: [{ kind: "path", steps: steps.slice(0, at) }, ...steps.slice(at)] };
 }
+
+/**
+ * A path rewritten by {@link splitIndependentPrefix}: other steps to compile as a path, or a prefix
+ * that depends on the context node but on no variable (see {@link hoistPerNode}), the predicates
+ * that filter it and the steps after them.
+ */
+type Split = { steps: Expr[] } | { perNode: Expr; predicates: Expr[]; rest: Expr[] };
 
 /**
  * An absolute path `/P/S[q]/R` as `(/P/S[q])/R`, so that the filtered prefix is hoisted on its own
@@ -651,16 +659,22 @@ function splitSharedPrefix(steps: Expr[], scope: Scope): Expr[] | null {
   return [{ kind: "path", steps: steps.slice(0, at + 1) }, ...steps.slice(at + 1)];
 }
 
-/** Split-off path prefixes that depend on the context node but on no variable: see {@link hoistPerNode}. */
-const PER_NODE = new WeakSet<Expr>();
-
 /** A path step: an expression per context node, or a child step over all context nodes at once. */
 type PathStep = { evaluate: Evaluate } | { child: CompiledTest; predicates: Filter[] };
 
 function compilePath(steps: Expr[], scope: Scope): Evaluate {
-  const split = splitIndependentPrefix(steps, scope) ?? splitSharedPrefix(steps, scope);
-  if (split) return compilePath(split, scope);
-  const compiled: PathStep[] = [];
+  const split = splitIndependentPrefix(steps, scope);
+  if (split && "perNode" in split) {
+    const { perNode, predicates, rest } = split;
+    return compileSteps(rest, scope, compileFilter(hoistPerNode(perNode, scope, () => compileExpr(perNode, scope)), predicates, scope));
+  }
+  const rewritten = split?.steps ?? splitSharedPrefix(steps, scope);
+  return rewritten ? compilePath(rewritten, scope) : compileSteps(steps, scope);
+}
+
+/** The steps of a path after any rewriting, after `head` when the path's first step is already compiled. */
+function compileSteps(steps: Expr[], scope: Scope, head?: Evaluate): Evaluate {
+  const compiled: PathStep[] = head ? [{ evaluate: head }] : [];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
     const next = steps[i + 1];
@@ -687,7 +701,7 @@ function compilePath(steps: Expr[], scope: Scope): Evaluate {
     }
     // The hot case, a child step (`a/b/c`), runs over all the context nodes at once, without a focus
     // per node; predicates that select by node alone then filter the merged children.
-    if (i > 0 && step.kind === "step" && step.axis === "child" && step.predicates.every(isBooleanPredicate)) {
+    if (compiled.length > 0 && step.kind === "step" && step.axis === "child" && step.predicates.every(isBooleanPredicate)) {
       compiled.push({ child: compileTest(step.test, "child", scope), predicates: step.predicates.map((predicate) => compilePredicate(predicate, scope)) });
       continue;
     }
