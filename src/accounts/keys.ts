@@ -5,6 +5,7 @@ import { preparedOn } from "../db/prepared";
 import type { Clock } from "../clock";
 import { AccountError } from "./errors";
 import { getOrg, type Organization } from "./orgs";
+import type { Result } from "../errors/result";
 
 export type ApiKey = typeof apiKeys.$inferSelect;
 
@@ -92,20 +93,17 @@ export function revokeKey(db: Db, clock: Clock, keyId: string): void {
   throw new AccountError(existing ? `key ${keyId} is revoked already` : `no key with id '${keyId}'`);
 }
 
-export type Authentication =
-  | { status: "ok"; key: ApiKey; org: Organization; livemode: boolean }
-  | { status: "malformed" }
-  | { status: "unknown" };
+type Authentication = Result<{ key: ApiKey; org: Organization; livemode: boolean }, { reason: "malformed" | "unknown" }>;
 
 const keyByHash = preparedOn((db) => db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare());
 
 /** Looks the key up by hash on every request, so a revocation takes effect on the next one. */
 export function authenticate(db: Db, key: string): Authentication {
   const format = keyFormat(key);
-  if (!format) return { status: "malformed" };
+  if (!format) return { ok: false, reason: "malformed" };
   const row = keyByHash(db).get({ hash: hashKey(key) });
-  if (!row || row.revokedAt !== null) return { status: "unknown" };
+  if (!row || row.revokedAt !== null) return { ok: false, reason: "unknown" };
   const org = getOrg(db, row.orgId);
-  if (!org) return { status: "unknown" };
-  return { status: "ok", key: row, org, livemode: format.livemode };
+  if (!org) return { ok: false, reason: "unknown" };
+  return { ok: true, key: row, org, livemode: format.livemode };
 }

@@ -4,6 +4,7 @@ import { quotaWindows, refundHours } from "../db/schema";
 import { allowanceFor, PLANS, type PlanKey } from "./plans";
 import { windowFor } from "./windows";
 import { preparedOn } from "../db/prepared";
+import type { Result } from "../errors/result";
 
 interface OrgRef {
   id: string;
@@ -25,7 +26,7 @@ export interface QuotaStatus {
   resetsAt: string;
 }
 
-export type SpendResult = { ok: true; spend: Spend; status: QuotaStatus } | { ok: false; status: QuotaStatus };
+type SpendResult = Result<{ spend: Spend; status: QuotaStatus }, { status: QuotaStatus }>;
 
 /** Refunds after compute-consuming failures, per organization and clock hour. */
 export const COMPUTED_REFUNDS_PER_HOUR = 50;

@@ -29,9 +29,9 @@ export function authenticateRequest(db: Db, request: Request): Caller {
     throw new ApiError(401, "AUTHENTICATION_REQUIRED", "this route needs an API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'");
   }
   const result = authenticate(db, key);
-  if (result.status === "malformed") {
+  if (!result.ok && result.reason === "malformed") {
     throw new ApiError(401, "AUTHENTICATION_REQUIRED", "the API key is not in a valid format (expected svc_live_… or svc_test_… followed by at least 32 letters and digits)");
   }
-  if (result.status === "unknown") throw new ApiError(403, "INVALID_API_KEY", "this API key does not exist or has been revoked");
+  if (!result.ok) throw new ApiError(403, "INVALID_API_KEY", "this API key does not exist or has been revoked");
   return { key: result.key, presentedKey: key, org: result.org, livemode: result.livemode };
 }

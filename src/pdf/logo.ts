@@ -6,10 +6,11 @@
 // structure does not hold together, and anything too large to draw a logo from.
 
 import { inflateSync } from "node:zlib";
+import type { Result } from "../errors/result.ts";
 
 export type LogoMediaType = "image/png" | "image/jpeg";
 
-export type LogoCheck = { ok: true; width: number; height: number } | { ok: false; problem: string };
+type LogoCheck = Result<{ width: number; height: number }>;
 
 /** The stored definition allows about 300 KB; the same bound for the decoded bytes. */
 export const MAX_LOGO_BYTES = 300_000;
@@ -17,7 +18,7 @@ export const MAX_LOGO_BYTES = 300_000;
 export const MAX_LOGO_SIDE = 4096;
 export const MAX_LOGO_PIXELS = 8_388_608;
 
-const fail = (problem: string): LogoCheck => ({ ok: false, problem });
+const fail = (message: string): LogoCheck => ({ ok: false, message });
 
 function sized(width: number, height: number): LogoCheck {
   if (width < 1 || height < 1) return fail("the image has no pixels (width or height 0)");
@@ -35,9 +36,9 @@ export function checkLogo(mediaType: string, bytes: Uint8Array): LogoCheck {
 }
 
 /** Decodes a stored logo's base64 strictly (a stray character is an error, not skipped) and checks it. */
-export function decodeLogo(logo: { mediaType: string; data: string }): { ok: true; bytes: Uint8Array; width: number; height: number } | { ok: false; problem: string } {
+export function decodeLogo(logo: { mediaType: string; data: string }): Result<{ bytes: Uint8Array; width: number; height: number }> {
   const data = logo.data.replace(/\s+/g, "");
-  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return { ok: false, problem: "logo data is not valid base64" };
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return { ok: false, message: "logo data is not valid base64" };
   // A copy with its own buffer: pdf-lib's JPEG reader views `bytes.buffer` from offset 0.
   const bytes = new Uint8Array(Buffer.from(data, "base64"));
   const check = checkLogo(logo.mediaType, bytes);

@@ -147,7 +147,7 @@ function tint(c: Color, share: number): Color {
 
 async function embedLogo(doc: PDFDocument, logo: NonNullable<TemplateDefinitionInput["logo"]>): Promise<Ctx["logo"]> {
   const decoded = decodeLogo(logo);
-  if (!decoded.ok) throw unusable(`logo refused: ${decoded.problem}`);
+  if (!decoded.ok) throw unusable(`logo refused: ${decoded.message}`);
   let image: PDFImage;
   try {
     image = logo.mediaType === "image/png" ? await doc.embedPng(decoded.bytes) : await doc.embedJpg(decoded.bytes);

@@ -11,5 +11,5 @@ import { decodeLogo } from "../pdf/logo";
 export function designProblems(definition: TemplateDefinitionInput): { path: string; message: string }[] {
   if (!definition.logo) return [];
   const logo = decodeLogo(definition.logo);
-  return logo.ok ? [] : [{ path: "/definition/logo", message: logo.problem }];
+  return logo.ok ? [] : [{ path: "/definition/logo", message: logo.message }];
 }

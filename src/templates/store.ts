@@ -4,6 +4,7 @@ import { pdfTemplates } from "../db/schema";
 import type { Clock } from "../clock";
 import { Value } from "@sinclair/typebox/value";
 import { TemplateDefinition, type TemplateDefinitionInput } from "./definition";
+import type { Result } from "../errors/result";
 
 /** No 0/O, 1/I/L: a ref is read aloud and typed by people. */
 const REF_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -63,7 +64,7 @@ export function deleteTemplate(db: Db, orgId: string, ref: string): boolean {
  * A stored definition is checked again when used: one written by an older version may no longer
  * fit the schema. Its logo is checked apart, in a worker (design-check.ts).
  */
-export function storedDefinition(stored: StoredTemplate): { ok: true; definition: TemplateDefinitionInput } | { ok: false; problems: string[] } {
+export function storedDefinition(stored: StoredTemplate): Result<{ definition: TemplateDefinitionInput }, { problems: string[] }> {
   if (Value.Check(TemplateDefinition, stored.definition)) return { ok: true, definition: stored.definition };
   const problems = [...Value.Errors(TemplateDefinition, stored.definition)].slice(0, 5).map((e) => `${e.path || "/"} ${e.message}`);
   return { ok: false, problems: problems.length ? problems : ["the stored definition is not a JSON object"] };

@@ -43,9 +43,9 @@ describe("API keys", () => {
     const { db } = openStore(":memory:");
     const org = createOrg(db, clock, { name: "acme" });
     const created = createKey(db, clock, org, "test");
-    expect(authenticate(db, created.key).status).toBe("ok");
+    expect(authenticate(db, created.key).ok).toBe(true);
     revokeKey(db, clock, created.keyId);
-    expect(authenticate(db, created.key).status).toBe("unknown");
+    expect(authenticate(db, created.key)).toEqual({ ok: false, reason: "unknown" });
     expect(listKeys(db, org)[0]).toMatchObject({ keyId: created.keyId, revokedAt: "2026-03-05T00:00:00.000Z", livemode: false });
     expect(() => revokeKey(db, clock, created.keyId)).toThrow(AccountError);
     expect(() => revokeKey(db, clock, crypto.randomUUID())).toThrow(/no key/);

@@ -134,18 +134,18 @@ describe("checkLogo", () => {
       const check = checkLogo("image/png", bytes);
       expect(check.ok).toBe(false);
       if (check.ok) continue;
-      expect(check.problem).toContain(`alpha channel (colour type ${type}`);
-      expect(check.problem).toContain("PDF/A");
-      expect(check.problem).toContain("JPEG");
+      expect(check.message).toContain(`alpha channel (colour type ${type}`);
+      expect(check.message).toContain("PDF/A");
+      expect(check.message).toContain("JPEG");
     }
     const trns = png({ width: 4, height: 4, colourType: 3, pixel: () => [0], extra: [chunk("tRNS", new Uint8Array([0]))] });
-    expect(checkLogo("image/png", trns)).toMatchObject({ ok: false, problem: expect.stringContaining("tRNS") });
+    expect(checkLogo("image/png", trns)).toMatchObject({ ok: false, message: expect.stringContaining("tRNS") });
   });
 
   test("refuses damaged, truncated, oversized, and unsupported images", () => {
     const problem = (type: string, bytes: Uint8Array) => {
       const c = checkLogo(type, bytes);
-      return c.ok ? "accepted" : c.problem;
+      return c.ok ? "accepted" : c.message;
     };
     expect(problem("image/png", LOGO.subarray(0, LOGO.length - 20))).toContain("truncated");
     expect(problem("image/png", patched(LOGO, 40, [LOGO[40] ^ 0xff]))).toContain("checksum");
@@ -185,7 +185,7 @@ describe("checkLogo", () => {
 
   test("decodeLogo reads base64 strictly", () => {
     expect(decodeLogo({ mediaType: "image/png", data: b64(LOGO) })).toMatchObject({ ok: true, width: 240, height: 80 });
-    expect(decodeLogo({ mediaType: "image/png", data: `${b64(LOGO)}!` })).toEqual({ ok: false, problem: "logo data is not valid base64" });
+    expect(decodeLogo({ mediaType: "image/png", data: `${b64(LOGO)}!` })).toEqual({ ok: false, message: "logo data is not valid base64" });
   });
 });
 
