@@ -5,10 +5,12 @@
 // check that returns its violations. No PDF/A validation is done beyond the XMP `pdfaid` part.
 
 import type { Element, Node } from "@xmldom/xmldom";
+import { hybridConformanceLevels } from "../profiles/lookup.ts";
 import type { ProfileRecord } from "../profiles/record.ts";
 import { parseXml } from "../syntax/xml-reader.ts";
 import type { Severity, ValidationFinding } from "../validation/result.ts";
 import { INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
+import { FACTURX_NAMESPACE } from "./xmp.ts";
 
 export type HybridRuleId = `BR-HYBRID-${string}`;
 
@@ -20,15 +22,13 @@ export interface HybridRule {
   text: string;
 }
 
-/** The extension schema namespaces of the invoice properties: Factur-X 1.0 (also ZUGFeRD 2.1+), ZUGFeRD 2.0. */
-export const FACTURX_XMP_NAMESPACE = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";
+/** ZUGFeRD 2.0's extension schema namespace, accepted beside Factur-X 1.0's (which ZUGFeRD 2.1+ uses). */
 export const ZUGFERD2_XMP_NAMESPACE = "urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#";
-const INVOICE_NAMESPACES = [FACTURX_XMP_NAMESPACE, ZUGFERD2_XMP_NAMESPACE];
+const INVOICE_NAMESPACES = [FACTURX_NAMESPACE, ZUGFERD2_XMP_NAMESPACE];
 
 /** HybridDocumentType code list, as far as invoices go (ORDER & co. belong to Order-X). */
 const DOCUMENT_TYPES = ["INVOICE"];
-/** HybridConformanceType code list. */
-const CONFORMANCE_LEVELS = ["MINIMUM", "BASIC WL", "BASIC", "EN 16931", "EXTENDED", "XRECHNUNG"];
+const CONFORMANCE_LEVELS = hybridConformanceLevels();
 /** HybridDocumentFilename code list for invoices (zugferd-invoice.xml: ZUGFeRD 2.0). */
 const FILE_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"];
 /** HybridDocumentVersion code list; an XRECHNUNG level carries the XRechnung version instead. */
@@ -45,7 +45,7 @@ export const HYBRID_RULES: readonly HybridRule[] = [
   { id: "BR-HYBRID-01", severity: "info", text: "A hybrid document consists of a machine readable interchange format on XML syntax and a human readable PDF envelope." },
   { id: "BR-HYBRID-02", severity: "error", text: "The PDF envelope of a hybrid document SHALL use the PDF/A-3 standard. Optionally, a PDF/A-4f file (ISO 19005-4, based on PDF 2.0 ISO 32000-2:2020) is allowed." },
   { id: "BR-HYBRID-03", severity: "error", text: "A PDF/A extension schema (XMP) following the structure definition in the corresponding specification SHALL be used." },
-  { id: "BR-HYBRID-04", severity: "error", text: `The URI in the extension schema SHALL be ${FACTURX_XMP_NAMESPACE}.` },
+  { id: "BR-HYBRID-04", severity: "error", text: `The URI in the extension schema SHALL be ${FACTURX_NAMESPACE}.` },
   { id: "BR-HYBRID-05", severity: "error", text: "The schema namespace prefix in the XMP extension schema SHALL be fx." },
   { id: "BR-HYBRID-06", severity: "error", text: "The fx:DocumentType in the XMP instance SHALL be a value from the HybridDocumentType code list." },
   { id: "BR-HYBRID-07", severity: "error", text: "The fx:ConformanceLevel in the XMP instance SHALL be a value from the HybridConformanceType code list." },
@@ -114,7 +114,7 @@ function codeListCheck(property: FxProperty, allowed: (value: string, c: HybridC
   return (c) => {
     if (!c.xmp || c.xmp.unreadable) return [{ message: `fx:${property} cannot be read: ${c.xmp?.unreadable ?? "the PDF has no XMP metadata"}`, location: XMP }];
     const value = c.xmp.fx[property];
-    if (value === undefined) return [{ message: `the XMP has no fx:${property} (namespace ${FACTURX_XMP_NAMESPACE})`, location: fxLocation(property) }];
+    if (value === undefined) return [{ message: `the XMP has no fx:${property} (namespace ${FACTURX_NAMESPACE})`, location: fxLocation(property) }];
     return allowed(value, c) ? [] : [{ message: `fx:${property} is ${quote(value)}; allowed: ${list}`, location: fxLocation(property) }];
   };
 }
@@ -146,11 +146,11 @@ const CHECKS: Record<string, Check> = {
     const out: Violation[] = [];
     const schema = invoiceSchema(c);
     if (schema && !INVOICE_NAMESPACES.includes(schema.namespaceURI)) {
-      out.push({ message: `the extension schema of the invoice properties has the URI ${quote(schema.namespaceURI)}, not ${FACTURX_XMP_NAMESPACE}`, location: `${XMP} pdfaSchema:namespaceURI` });
+      out.push({ message: `the extension schema of the invoice properties has the URI ${quote(schema.namespaceURI)}, not ${FACTURX_NAMESPACE}`, location: `${XMP} pdfaSchema:namespaceURI` });
     }
     const ns = c.xmp.fxNamespace;
     if (ns && !INVOICE_NAMESPACES.includes(ns) && ns !== schema?.namespaceURI) {
-      out.push({ message: `the invoice properties are in the namespace ${quote(ns)}, not ${FACTURX_XMP_NAMESPACE}`, location: XMP });
+      out.push({ message: `the invoice properties are in the namespace ${quote(ns)}, not ${FACTURX_NAMESPACE}`, location: XMP });
     }
     return out;
   },

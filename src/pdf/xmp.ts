@@ -6,7 +6,7 @@ export const FACTURX_NAMESPACE = "urn:factur-x:pdfa:CrossIndustryDocument:invoic
 
 export interface FacturxDeclaration {
   documentFileName: string;
-  /** `MINIMUM`, `BASIC WL`, `BASIC`, `EN 16931`, `EXTENDED` or `XRECHNUNG`. */
+  /** The record's hybrid conformance level (HybridConformanceType). */
   conformanceLevel: string;
   /** `1.0` for Factur-X; the XRechnung version (`3.0`) under the XRECHNUNG level (ZUGFeRD 2.1+). */
   version: string;

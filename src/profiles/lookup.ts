@@ -32,5 +32,8 @@ export function allowedProfiles(standard: Standard): RequestProfile[] {
 /** Standards whose credit notes we accept. */
 export const creditNoteStandards = (): Standard[] => (Object.keys(STANDARD_ENTRIES) as Standard[]).filter((s) => STANDARD_ENTRIES[s].creditNotes).sort();
 
+/** The fx:ConformanceLevel values of the records a hybrid PDF may embed: the HybridConformanceType code list. */
+export const hybridConformanceLevels = (): string[] => [...new Set(RECORDS.flatMap((r) => (r.hybrid ? [r.hybrid.conformanceLevel] : [])))];
+
 /** Every rule file some record may run, overlays included. */
 export const everyRuleLayer = () => RECORDS.flatMap((r) => [...(r.judge?.rules ?? []), ...(r.judge?.overlays ?? []).map((o) => o.layer)]);

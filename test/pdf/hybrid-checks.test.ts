@@ -3,7 +3,8 @@ import { AFRelationship, PDFDocument, PDFName } from "pdf-lib";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
 import type { RecordId } from "../../src/profiles/ids.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
-import { FACTURX_XMP_NAMESPACE, HYBRID_RULES, ZUGFERD2_XMP_NAMESPACE, hybridFindings, readXmp } from "../../src/pdf/hybrid-checks.ts";
+import { HYBRID_RULES, ZUGFERD2_XMP_NAMESPACE, hybridFindings, readXmp } from "../../src/pdf/hybrid-checks.ts";
+import { FACTURX_NAMESPACE } from "../../src/pdf/xmp.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import type { ValidationFinding } from "../../src/validation/result.ts";
 import { corpusFile, corpusMissing, corpusRows } from "../support/corpus.ts";
@@ -28,7 +29,7 @@ interface XmpOptions {
 }
 
 function xmp(o: XmpOptions = {}): string {
-  const ns = o.ns ?? FACTURX_XMP_NAMESPACE;
+  const ns = o.ns ?? FACTURX_NAMESPACE;
   const fx = { DocumentType: "INVOICE", DocumentFileName: "factur-x.xml", Version: "1.0", ConformanceLevel: "EN 16931", ...o.fx };
   const props = Object.entries(fx).filter((e): e is [string, string] => e[1] !== null);
   const part = o.part === undefined ? "3" : o.part;
