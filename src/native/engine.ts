@@ -19,6 +19,7 @@ import { compileFunctions } from "./xslt-function.ts";
 import { compileTestXPath, compileXPath, type Test } from "./xpath/compile.ts";
 import { Lazy, Scope, type Evaluate, type Frame, type Runtime } from "./xpath/context.ts";
 import { fail, XPathError } from "./xpath/errors.ts";
+import { CompileSession } from "./xpath/session.ts";
 
 type CompiledPart = { text: string } | { value: Evaluate } | { name: Evaluate };
 
@@ -89,12 +90,15 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
   const globalSlots = new Map(globalLets.map((let_, slot) => [let_.name, slot]));
   // xsl:function bodies see the emitted stylesheet's bindings (the schema's, xsl, svrl, xs) under their own.
   const stylesheetNamespaces = new Map([["xsl", "http://www.w3.org/1999/XSL/Transform"], ["svrl", "http://purl.oclc.org/dsdl/svrl"], ...namespaces]);
-  const functions = compileFunctions(schema.xslt, stylesheetNamespaces, globalSlots);
+  // One session for the whole plan, rules compiled on first firing included: the rules share what
+  // it caches, and it goes when the plan goes.
+  const session = new CompileSession();
+  const functions = compileFunctions(schema.xslt, stylesheetNamespaces, globalSlots, session);
   // document() hands out one tree per href, as XSLT's stable document() does.
   const opened = new Map<string, XDocument | undefined>();
   const resolve = options.documents;
   const documents = resolve && ((href: string) => (opened.has(href) ? opened.get(href) : opened.set(href, resolve(href)).get(href)));
-  const scope = () => new Scope(namespaces, globalSlots, functions, documents);
+  const scope = () => new Scope(session, namespaces, globalSlots, functions, documents);
   const globals = globalLets.map((let_) => ({ value: compileXPath(letValue(let_), scope()) }));
   const patterns = schema.patterns.map((pattern) => {
     const rules = pattern.rules.map((rule) => {

@@ -23,6 +23,7 @@ import { compileXPath } from "./xpath/compile.ts";
 import { functionKey, Lazy, Scope, type Evaluate, type Focus, type Frame, type Runtime, type StylesheetFunction } from "./xpath/context.ts";
 import { Dec } from "./xpath/decimal.ts";
 import { fail, XPathError } from "./xpath/errors.ts";
+import type { CompileSession } from "./xpath/session.ts";
 import { atomize, effectiveBoolean, type Item, type Sequence } from "./xpath/values.ts";
 
 const XSL_NS = "http://www.w3.org/1999/XSL/Transform";
@@ -63,13 +64,14 @@ const NO_FOCUS: Focus = { item: undefined, position: 0, size: 0 };
 /**
  * Compiles every `xsl:function` of a schema. Functions are registered before any body is compiled,
  * so bodies may call each other and themselves. Bodies resolve prefixes against the stylesheet's
- * bindings overlaid with the declaration's own, and may read the schema's global lets (`globals`).
- * Returns the function table the rule expressions resolve against.
+ * bindings overlaid with the declaration's own, and may read the schema's global lets (`globals`);
+ * they compile in the plan's `session`. Returns the function table the rule expressions resolve against.
  */
 export function compileFunctions(
   declarations: XsltDeclaration[],
   stylesheetNamespaces: ReadonlyMap<string, string>,
   globals: ReadonlyMap<string, number>,
+  session: CompileSession,
 ): Map<string, StylesheetFunction> {
   const table = new Map<string, StylesheetFunction>();
   const pending: { declaration: XsltDeclaration; element: XNode; fn: NativeFunction; namespaces: Map<string, string> }[] = [];
@@ -100,7 +102,7 @@ export function compileFunctions(
     pending.push({ declaration, element, fn, namespaces });
   }
   for (const { declaration, element, fn, namespaces } of pending) {
-    const scope = new Scope(namespaces, globals, table);
+    const scope = new Scope(session, namespaces, globals, table);
     for (const param of fn.params) scope.declare(param.name);
     const body = instructions(element).filter((child) => !isXsl(child, "param"));
     fn.body = compileConstructor(declaration, body, scope);

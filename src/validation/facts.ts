@@ -1,6 +1,7 @@
 import type { XDocument } from "../native/xpath/document";
 import { compileXPath } from "../native/xpath/compile";
 import { Scope, type Evaluate } from "../native/xpath/context";
+import { CompileSession } from "../native/xpath/session";
 import { itemString } from "../native/xpath/values";
 
 /**
@@ -46,7 +47,7 @@ const readers: Partial<Record<"ubl" | "cii", Readers>> = {};
 function readersOf(format: "ubl" | "cii"): Readers {
   return (readers[format] ??= (Object.entries(format === "ubl" ? UBL : CII) as [keyof DocumentFacts, string][]).map(([name, xpath]) => [
     name,
-    compileXPath(`normalize-space(string((${xpath})[1]))`, new Scope(new Map(), new Map())),
+    compileXPath(`normalize-space(string((${xpath})[1]))`, new Scope(new CompileSession(), new Map(), new Map())),
   ]));
 }
 

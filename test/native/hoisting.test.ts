@@ -9,6 +9,7 @@ import { readXml } from "../../src/native/xml-reader.ts";
 import { compileXPath } from "../../src/native/xpath/compile.ts";
 import { Scope, type Frame } from "../../src/native/xpath/context.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
+import { CompileSession } from "../../src/native/xpath/session.ts";
 import { itemString } from "../../src/native/xpath/values.ts";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
 import { cannotRun } from "../support/requirements.ts";
@@ -67,7 +68,8 @@ describe.skipIf(skip)("evaluator shortcuts agree with Saxon-HE", () => {
 
 describe("hoisted values are per document and per run", () => {
   const namespaces = new Map<string, string>();
-  const run = (source: string, xml: string, globals: Frame, scope = new Scope(namespaces, new Map([["g", 0]]))) => {
+  // Each test compiles in a session of its own, so none is served another's cached values.
+  const run = (source: string, xml: string, globals: Frame, scope = new Scope(new CompileSession(), namespaces, new Map([["g", 0]]))) => {
     const document = readXml(xml);
     const evaluate = compileXPath(source, scope);
     return (doc = document, frame = globals) => evaluate({ item: doc.node, position: 1, size: 1 }, { document: doc, globals: frame, locals: [] }).map(itemString).join("|");
@@ -77,7 +79,7 @@ describe("hoisted values are per document and per run", () => {
     const frame: Frame = [["1"]];
     const first = readXml("<r><x/><x/></r>");
     const second = readXml("<r><x/></r>");
-    const evaluate = compileXPath("count(//x)", new Scope(namespaces, new Map()));
+    const evaluate = compileXPath("count(//x)", new Scope(new CompileSession(), namespaces, new Map()));
     const count = (document: typeof first) => itemString(evaluate({ item: document.node, position: 1, size: 1 }, { document, globals: frame, locals: [] })[0]);
     expect([count(first), count(second), count(first)]).toEqual(["2", "1", "2"]);
   });
@@ -90,14 +92,15 @@ describe("hoisted values are per document and per run", () => {
   test("identical expressions share a cache only where their variables are the same slots", () => {
     const xml = readXml("<r><x>1</x><x>2</x><x>2</x></r>");
     const frame: Frame = [["1"], ["2"]];
-    const atZero = compileXPath("count(//x[. = $g])", new Scope(namespaces, new Map([["g", 0]])));
-    const atOne = compileXPath("count(//x[. = $g])", new Scope(namespaces, new Map([["h", 0], ["g", 1]])));
+    const session = new CompileSession();
+    const atZero = compileXPath("count(//x[. = $g])", new Scope(session, namespaces, new Map([["g", 0]])));
+    const atOne = compileXPath("count(//x[. = $g])", new Scope(session, namespaces, new Map([["h", 0], ["g", 1]])));
     const count = (evaluate: typeof atZero) => itemString(evaluate({ item: xml.node, position: 1, size: 1 }, { document: xml, globals: frame, locals: [] })[0]);
     expect([count(atZero), count(atOne)]).toEqual(["1", "2"]);
   });
 
   test("a value cached by the node a range variable holds is recomputed for another run's globals and another document", () => {
-    const evaluate = compileXPath("for $x in //x return count($x/y[. = $g])", new Scope(namespaces, new Map([["g", 0]])));
+    const evaluate = compileXPath("for $x in //x return count($x/y[. = $g])", new Scope(new CompileSession(), namespaces, new Map([["g", 0]])));
     const first = readXml("<r><x><y>1</y><y>2</y></x><x><y>2</y></x></r>");
     const second = readXml("<r><x><y>2</y><y>2</y></x></r>");
     const counts = (document: typeof first, frame: Frame) => evaluate({ item: document.node, position: 1, size: 1 }, { document, globals: frame, locals: [] }).map(itemString).join("|");
@@ -105,7 +108,7 @@ describe("hoisted values are per document and per run", () => {
   });
 
   test("an error is not cached: every evaluation raises it again", () => {
-    const evaluate = run("xs:integer(//x)", "<r><x>one</x></r>", [], new Scope(new Map([["xs", "http://www.w3.org/2001/XMLSchema"]]), new Map()));
+    const evaluate = run("xs:integer(//x)", "<r><x>one</x></r>", [], new Scope(new CompileSession(), new Map([["xs", "http://www.w3.org/2001/XMLSchema"]]), new Map()));
     for (let i = 0; i < 2; i++) expect(() => evaluate()).toThrow(XPathError);
   });
 });

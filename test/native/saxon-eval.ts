@@ -9,6 +9,7 @@ import { readXml } from "../../src/native/xml-reader.ts";
 import { compileXPath } from "../../src/native/xpath/compile.ts";
 import { Scope, type StylesheetFunction } from "../../src/native/xpath/context.ts";
 import { XPathError } from "../../src/native/xpath/errors.ts";
+import { CompileSession } from "../../src/native/xpath/session.ts";
 import { itemString } from "../../src/native/xpath/values.ts";
 
 /** An expression's outcome: its items' string values joined by "|", or "error <code>". */
@@ -64,9 +65,11 @@ export function nativeEvaluate(
 ): Outcome[] {
   const xml = readXml(document);
   const bindings = new Map([["xs", "http://www.w3.org/2001/XMLSchema"], ...Object.entries(namespaces)]);
+  // One session, as one plan's rules have: the expressions share hoisted values as they would.
+  const session = new CompileSession();
   return expressions.map((expression) => {
     try {
-      const evaluate = compileXPath(expression, new Scope(bindings, new Map(), functions));
+      const evaluate = compileXPath(expression, new Scope(session, bindings, new Map(), functions));
       return evaluate({ item: xml.node, position: 1, size: 1 }, { document: xml, globals: [], locals: [] }).map(itemString).join("|");
     } catch (error) {
       if (error instanceof XPathError) return `error ${error.code}`;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { compileFunctions, UnsupportedXslt } from "../../src/native/xslt-function.ts";
 import { compileXPath } from "../../src/native/xpath/compile.ts";
 import { Scope } from "../../src/native/xpath/context.ts";
+import { CompileSession } from "../../src/native/xpath/session.ts";
 import type { XsltDeclaration } from "../../src/schematron/model.ts";
 import { parseSchematron } from "../../src/schematron/parse.ts";
 import { RULESETS, sharedUnavailable } from "../schematron/corpus.ts";
@@ -111,14 +112,14 @@ describe.skipIf(skip)("native xsl:function agrees with Saxon-HE", () => {
   }, 120_000);
 
   test("every call gives Saxon-HE's value or error code", () => {
-    const ours = nativeEvaluate(EXPRESSIONS, DOCUMENT, { xsl: XSL, ...NAMESPACES }, compileFunctions(declarations, stylesheetNamespaces(), new Map()));
+    const ours = nativeEvaluate(EXPRESSIONS, DOCUMENT, { xsl: XSL, ...NAMESPACES }, compileFunctions(declarations, stylesheetNamespaces(), new Map(), new CompileSession()));
     const differing = disagreements(EXPRESSIONS, ours, reference);
     expect(differing).toEqual([]);
   });
 });
 
 describe("unsupported XSLT is refused at compile time", () => {
-  const refuse = (xml: string) => () => compileFunctions([declaration("t:f", xml)], stylesheetNamespaces(), new Map());
+  const refuse = (xml: string) => () => compileFunctions([declaration("t:f", xml)], stylesheetNamespaces(), new Map(), new CompileSession());
   test("instructions, attributes and types the engine does not implement", () => {
     expect(refuse(`<xsl:function name="t:f"><xsl:param name="v"/><xsl:for-each select="$v"><xsl:sequence select="."/></xsl:for-each></xsl:function>`)).toThrow(UnsupportedXslt);
     expect(refuse(`<xsl:function name="t:f"><xsl:param name="v"/><xsl:variable name="x"><xsl:copy-of select="$v"/></xsl:variable><xsl:sequence select="$x"/></xsl:function>`)).toThrow(
@@ -128,12 +129,13 @@ describe("unsupported XSLT is refused at compile time", () => {
     expect(refuse(`<xsl:function name="t:f" as="xs:gYear"><xsl:param name="v"/><xsl:sequence select="$v"/></xsl:function>`)).toThrow(UnsupportedXslt);
     expect(refuse(`<xsl:function name="t:f" cache="yes"><xsl:param name="v"/><xsl:sequence select="$v"/></xsl:function>`)).toThrow(UnsupportedXslt);
     expect(refuse(`<xsl:function name="t:f"><xsl:param name="v" tunnel="yes"/><xsl:sequence select="$v"/></xsl:function>`)).toThrow(UnsupportedXslt);
-    expect(() => compileFunctions([{ kind: "key", name: "k", xml: "<xsl:key/>", origin: { file: "test", line: 0 } }], stylesheetNamespaces(), new Map())).toThrow(UnsupportedXslt);
+    expect(() => compileFunctions([{ kind: "key", name: "k", xml: "<xsl:key/>", origin: { file: "test", line: 0 } }], stylesheetNamespaces(), new Map(), new CompileSession())).toThrow(UnsupportedXslt);
   });
 
   test("a call of an undeclared function or arity is a static error", () => {
-    const functions = compileFunctions(CONSTRUCTS, stylesheetNamespaces(), new Map());
-    const scope = () => new Scope(stylesheetNamespaces(), new Map(), functions);
+    const session = new CompileSession();
+    const functions = compileFunctions(CONSTRUCTS, stylesheetNamespaces(), new Map(), session);
+    const scope = () => new Scope(session, stylesheetNamespaces(), new Map(), functions);
     expect(() => compileXPath("t:fact(1, 2)", scope())).toThrow("XPST0017");
     expect(() => compileXPath("t:nope(1)", scope())).toThrow("XPST0017");
     expect(() => compileXPath("t:fact($undeclared)", scope())).toThrow("XPST0008");

@@ -146,7 +146,7 @@ export function compileXPath(source: string, scope: Scope): Evaluate {
 
 export function compile(expr: Expr, scope: Scope): Evaluate {
   const depends = dependence(expr, scope);
-  if ((depends & ~Depends.Root) === Depends.Local && memoizing === 0 && worthHoisting(expr)) {
+  if ((depends & ~Depends.Root) === Depends.Local && !scope.inRangeCache && worthHoisting(expr)) {
     const slots = rangeVariables(expr, scope);
     if (slots) return memoByItems(expr, scope, slots, (depends & Depends.Root) !== 0);
   }
@@ -154,15 +154,12 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
   return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
 }
 
-/** Above zero while an expression cached by {@link perRangeItems} compiles: its parts need no cache of their own. */
-let memoizing = 0;
-
 function memoByItems(expr: Expr, scope: Scope, slots: readonly number[], rooted: boolean): Evaluate {
-  memoizing++;
+  scope.inRangeCache = true;
   try {
     return perRangeItems(compileExpr(expr, scope), slots, rooted);
   } finally {
-    memoizing--;
+    scope.inRangeCache = false;
   }
 }
 
@@ -287,15 +284,16 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
   const compiled = args.map((arg) => compile(arg, scope));
+  const session = scope.session;
   switch (compiled.length) {
     case 0:
-      return (focus) => builtIn.call(EMPTY_ARGS, focus);
+      return (focus) => builtIn.call(EMPTY_ARGS, focus, session);
     case 1: {
       const [a] = compiled;
-      return (focus, runtime) => builtIn.call([a(focus, runtime)], focus);
+      return (focus, runtime) => builtIn.call([a(focus, runtime)], focus, session);
     }
     default:
-      return (focus, runtime) => builtIn.call(compiled.map((arg) => arg(focus, runtime)), focus);
+      return (focus, runtime) => builtIn.call(compiled.map((arg) => arg(focus, runtime)), focus, session);
   }
 }
 const EMPTY_ARGS: Sequence[] = [];

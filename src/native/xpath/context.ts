@@ -1,6 +1,7 @@
 /** What compiled expressions run against: the focus, the variable frames and the document. */
 import type { XDocument } from "./document.ts";
 import { fail } from "./errors.ts";
+import type { CompileSession } from "./session.ts";
 import type { Item, Sequence } from "./values.ts";
 
 export interface Focus {
@@ -67,8 +68,13 @@ export class Scope {
   private readonly locals: { name: string; slot: number; range: boolean }[] = [];
   /** Local slots a frame for this scope needs. */
   size = 0;
+  /** Set while an expression cached by the items its range variables hold compiles (`perRangeItems` in hoist.ts): its parts need no such cache of their own. */
+  inRangeCache = false;
+  private invariants = 0;
 
   constructor(
+    /** What this scope's expressions share with the other scopes of a plan (see session.ts). */
+    readonly session: CompileSession,
     readonly namespaces: ReadonlyMap<string, string>,
     private readonly globals: ReadonlyMap<string, number>,
     /** Stylesheet functions (`xsl:function`) by `{uri}local#arity`. */
@@ -88,6 +94,14 @@ export class Scope {
   rangeSlot(name: string): number | undefined {
     for (let i = this.locals.length - 1; i >= 0; i--) if (this.locals[i].name === name) return this.locals[i].range ? this.locals[i].slot : undefined;
     return undefined;
+  }
+
+  /**
+   * A name for a loop-invariant part lifted into a local (see invariants.ts), unique in this scope;
+   * not an XPath name, so no variable of the rules can shadow or be shadowed by it.
+   */
+  invariantName(): string {
+    return `#invariant${this.invariants++}`;
   }
 
   /** Ends the scope of the most recent `count` local declarations (their slots are not reused). */

@@ -8,13 +8,14 @@ import { castAtomic, isNumeric, stringOf, toDouble, Untyped, type Atomic } from 
 import type { Focus } from "./context.ts";
 import { Dec } from "./decimal.ts";
 import { fail } from "./errors.ts";
-import { xsdRegex } from "./regex.ts";
+import type { CompileSession } from "./session.ts";
 import { arithmetic, atomize, effectiveBoolean, itemString, numericOperand, singleAtomic, valueCompare, type Item, type Sequence } from "./values.ts";
 
 export interface BuiltIn {
   min: number;
   max: number;
-  call(args: Sequence[], focus: Focus): Sequence;
+  /** `session` holds what calls share, such as compiled regular expressions. */
+  call(args: Sequence[], focus: Focus, session: CompileSession): Sequence;
 }
 
 const ZERO = Dec.integer(0n);
@@ -232,19 +233,19 @@ export const BUILT_INS: Record<string, BuiltIn> = {
   "codepoints-to-string": fn(1, 1, ([arg]) => [
     arg.map((item) => String.fromCodePoint(Number(numericOperand(atomize(item), "codepoints-to-string()").toString()))).join(""),
   ]),
-  matches: fn(2, 3, ([s, pattern, flags]) => [
-    xsdRegex(str(pattern, "matches"), flags ? str(flags, "matches") : "").test(str(s, "matches")),
+  matches: fn(2, 3, ([s, pattern, flags], _, session) => [
+    session.regexes.get(str(pattern, "matches"), flags ? str(flags, "matches") : "").test(str(s, "matches")),
   ]),
-  replace: fn(3, 4, ([s, pattern, template, flags]) => {
+  replace: fn(3, 4, ([s, pattern, template, flags], _, session) => {
     const source = str(pattern, "replace");
-    const regex = xsdRegex(source, flags ? str(flags, "replace") : "", true);
+    const regex = session.regexes.get(source, flags ? str(flags, "replace") : "", true);
     noEmptyMatch(regex, source);
     return [str(s, "replace").replace(regex, replacement(str(template, "replace")))];
   }),
-  tokenize: fn(2, 3, ([s, pattern, flags]) => {
+  tokenize: fn(2, 3, ([s, pattern, flags], _, session) => {
     const text = str(s, "tokenize");
     const source = str(pattern, "tokenize");
-    const regex = xsdRegex(source, flags ? str(flags, "tokenize") : "", true);
+    const regex = session.regexes.get(source, flags ? str(flags, "tokenize") : "", true);
     noEmptyMatch(regex, source);
     return text === "" ? [] : text.split(regex).filter((part): part is string => part !== undefined);
   }),

@@ -121,36 +121,33 @@ export function worthHoisting(expr: Expr): boolean {
   }
 }
 
-/** Independent expressions already compiled, by namespace bindings and {@link shareKey}: the same `//x[p]` in many rules is evaluated once per run. */
-const SHARED = new WeakMap<ReadonlyMap<string, string>, Map<string, Evaluate>>();
-
 /**
  * A cached evaluation of an independent expression (see {@link dependence}); identical ones in
- * scopes with the same namespace bindings share the cache.
+ * scopes of one compile session with the same namespace bindings share the cache, by
+ * {@link shareKey}: the same `//x[p]` in many rules is evaluated once per run.
  */
 export function hoist(expr: Expr, scope: Scope, rooted: boolean, compile: () => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
   if (key === null) return hoisted(compile(), rooted);
-  let table = SHARED.get(scope.namespaces);
-  if (!table) SHARED.set(scope.namespaces, (table = new Map()));
+  const tables = scope.session.independent;
+  let table = tables.get(scope.namespaces);
+  if (!table) tables.set(scope.namespaces, (table = new Map()));
   let evaluate = table.get(key);
   if (!evaluate) table.set(key, (evaluate = hoisted(compile(), rooted)));
   return evaluate;
 }
 
-/** Context-node-dependent expressions by namespace bindings and {@link shareKey}, with how many places use each. */
-const PER_NODE_SHARED = new WeakMap<ReadonlyMap<string, string>, Map<string, { uses: number; evaluate: Evaluate }>>();
-
 /**
  * A path that reads the context node but neither its position nor a local variable, cached per
  * run and context node once the plan uses the same path in more than one place (one use would
- * only pay for the cache).
+ * only pay for the cache); places are counted as for {@link hoist}.
  */
 export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
   if (key === null) return compile();
-  let table = PER_NODE_SHARED.get(scope.namespaces);
-  if (!table) PER_NODE_SHARED.set(scope.namespaces, (table = new Map()));
+  const tables = scope.session.perNode;
+  let table = tables.get(scope.namespaces);
+  if (!table) tables.set(scope.namespaces, (table = new Map()));
   let entry = table.get(key);
   if (!entry) {
     const evaluate = compile();

@@ -19,14 +19,11 @@ export interface Lifted {
   parts: { name: string; expr: Expr }[];
 }
 
-let counter = 0;
-
 export function liftInvariants(body: Expr, rangeVariables: readonly string[], scope: Scope): Lifted {
   const parts: Lifted["parts"] = [];
   const lift = (expr: Expr, variant: ReadonlySet<string>): Expr => {
     if (isInvariant(expr, variant, scope)) {
-      // Not an XPath name, so no variable of the rules can shadow or be shadowed by it.
-      const name = `#invariant${counter++}`;
+      const name = scope.invariantName();
       parts.push({ name, expr });
       return { kind: "var", name };
     }

@@ -26,22 +26,30 @@ const CLASS_ESCAPES: Record<string, string> = {
 const SINGLE_ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t" };
 const ESCAPABLE = new Set("\\|.-^?*+{}()[]$");
 
-const cache = new Map<string, RegExp>();
+/**
+ * Patterns translated and compiled once instead of at every call of `matches`, `replace` or
+ * `tokenize`: a rule's pattern is a literal, met again at every node the rule fires on. Held by the
+ * compile session (session.ts) of the plan whose rules write the patterns.
+ */
+export class RegexCache {
+  private readonly compiled = new Map<string, RegExp>();
 
-export function xsdRegex(pattern: string, flags: string, global = false): RegExp {
-  if (flags !== "") fail("FORX0001", `regex flags "${flags}" are not supported`);
-  const key = `${global ? "g" : ""}${pattern}`;
-  let regex = cache.get(key);
-  if (!regex) {
-    try {
-      regex = new RegExp(translate(pattern), global ? "gv" : "v");
-    } catch (error) {
-      fail("FORX0002", `invalid regular expression "${pattern}": ${(error as Error).message}`);
+  /** `pattern` as a JavaScript RegExp, `global` for replace and tokenize; its `lastIndex` is reset, as it is shared. */
+  get(pattern: string, flags: string, global = false): RegExp {
+    if (flags !== "") fail("FORX0001", `regex flags "${flags}" are not supported`);
+    const key = `${global ? "g" : ""}${pattern}`;
+    let regex = this.compiled.get(key);
+    if (!regex) {
+      try {
+        regex = new RegExp(translate(pattern), global ? "gv" : "v");
+      } catch (error) {
+        fail("FORX0002", `invalid regular expression "${pattern}": ${(error as Error).message}`);
+      }
+      this.compiled.set(key, regex);
     }
-    cache.set(key, regex);
+    regex.lastIndex = 0;
+    return regex;
   }
-  regex.lastIndex = 0;
-  return regex;
 }
 
 function literal(char: string): string {

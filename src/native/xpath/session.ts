@@ -1,0 +1,20 @@
+/**
+ * What the expressions compiled for one plan share: values hoisted out of their rules and compiled
+ * regular expressions. A plan holds its session through its closures, so a worker keeps it exactly
+ * as long as the plan, and every plan (every test's too) starts from an empty one: nothing the
+ * compiler keeps outlives the plan or carries over from one test into the next.
+ */
+import type { Evaluate } from "./context.ts";
+import { RegexCache } from "./regex.ts";
+
+/** A scope's namespace bindings: identical expressions mean the same only under the same bindings. */
+type Bindings = ReadonlyMap<string, string>;
+
+export class CompileSession {
+  /** Independent expressions already compiled, by bindings and share key (see `hoist` in hoist.ts). */
+  readonly independent = new WeakMap<Bindings, Map<string, Evaluate>>();
+  /** Paths cached per context node, likewise, with how many places use each (see `hoistPerNode`). */
+  readonly perNode = new WeakMap<Bindings, Map<string, { uses: number; evaluate: Evaluate }>>();
+  /** Shared by every rule of the plan: the patterns are the rules' literals. */
+  readonly regexes = new RegexCache();
+}
