@@ -1,3 +1,2 @@
 /** Body caps of the spec's Limits table ("1 MB" read as 1 MiB). */
 export const DOCUMENT_BODY_MAX_BYTES = 1024 * 1024;
-export const TRANSMISSION_BODY_MAX_BYTES = 5 * 1024 * 1024;

@@ -8,7 +8,6 @@ import type { Result } from "../errors/result";
 
 /** No 0/O, 1/I/L: a ref is read aloud and typed by people. */
 const REF_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-export const REF_FORMAT = /^[2-9A-HJKMNP-Z]{3}-[2-9A-HJKMNP-Z]{3}$/;
 
 function newRef(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
