@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "../validation/engine";
-import { validateDocument, type Engine } from "../validation/validate";
+import { validateDocument, type Engine, type LayerResult } from "../validation/validate";
 import type { ValidationFinding, ValidationResult } from "../validation/result";
 import type { FormatHint } from "../syntax/detect";
 import { FORMAT_HINTS } from "../profiles/ids";
 import { UsageError } from "../config";
 
 
-export type FileVerdict = { file: string; result: ValidationResult } | { file: string; error: string };
+/** `layers`: what each validation layer did (the `--json` output shows it). */
+export type FileVerdict = { file: string; result: ValidationResult; layers: LayerResult[] } | { file: string; error: string };
 
 /**
  * `einvoice validate FILE...`: judges files in this process with the same `validateDocument` the API
@@ -41,7 +42,7 @@ async function judge(engine: Engine, file: string, hint: FormatHint | undefined)
   if (bytes.byteLength === 0) return { file, error: "the file is empty" };
   try {
     const outcome = await validateDocument(engine, { bytes, hint });
-    return outcome.kind === "rejected" ? { file, error: outcome.message } : { file, result: outcome.result };
+    return outcome.kind === "rejected" ? { file, error: outcome.message } : { file, result: outcome.result, layers: outcome.layers };
   } catch (error) {
     // A rule layer that cannot run is an engine failure, not a verdict on the document.
     return { file, error: `a validation layer could not run: ${(error as Error).message}` };

@@ -9,7 +9,7 @@ import { extractInvoiceXml } from "../pdf/attachments.ts";
 import { detect, type Format } from "../syntax/detect.ts";
 import { readCii } from "../syntax/cii/read.ts";
 import { readUbl } from "../syntax/ubl/read.ts";
-import { isPdf } from "../validation/validate.ts";
+import { isPdf } from "../pdf/sniff.ts";
 import { DomainError } from "../errors/domain-error.ts";
 
 export interface Parsed {

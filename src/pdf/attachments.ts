@@ -4,6 +4,7 @@
 // stream is decoded under it, every walk is bounded, and failures come back as results, never as
 // exceptions.
 
+import { isPdf } from "./sniff.ts";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
 import { decodeStream, StreamOverCap } from "./stream-decode.ts";
@@ -56,7 +57,7 @@ const MAX_FILESPECS = 1_000;
 class ExtractionError extends Error {}
 
 export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions = {}): Promise<PdfExtraction> {
-  if (!startsWithPdfHeader(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
+  if (!isPdf(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
   const budget = new PdfBudget(options);
   let context: PDFContext;
   try {
@@ -207,11 +208,6 @@ function nameText(name: PDFName): string {
 
 function textOf(obj: PDFObject | undefined): string | undefined {
   return obj instanceof PDFString || obj instanceof PDFHexString ? obj.decodeText() : undefined;
-}
-
-function startsWithPdfHeader(bytes: Uint8Array): boolean {
-  // PDF readers accept the header anywhere in the first 1 KiB; so do we.
-  return new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF-");
 }
 
 function unreadable(message: string): PdfExtraction {

@@ -355,6 +355,9 @@ export const STANDARD_ENTRIES: Record<Standard, StandardEntry> = {
   eslog: { profiles: { eracun: ["eslog:slovenia-eslog-v2-0"] }, defaultProfile: "eracun", creditNotes: true, pdfKind: "visualization" },
 };
 
+/** The records most requests need (EN 16931 and XRechnung, both syntaxes), loaded when a worker starts. */
+export const WARM_RECORDS: readonly RecordId[] = ["ubl:xrechnung", "cii:xrechnung"];
+
 // --- Where versions are reported ---------------------------------------------------------------
 
 /** Result field that reports the version of each family's artifact. */

@@ -7,18 +7,19 @@ import type { Parsed } from "../generate/parse";
 import type { TemplateDefinitionInput } from "../templates/definition";
 import { EngineWorker } from "./engine-worker";
 import { recordById } from "../profiles/lookup";
+import { WARM_RECORDS } from "../profiles/catalogue";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { systemClock, today, type Clock } from "../clock";
 
 /**
  * The rule files most requests need (EN 16931 and XRechnung, both syntaxes, at today's versions),
- * loaded when a worker starts so the first document is not slow. Derived from the pipeline table,
+ * loaded when a worker starts so the first document is not slow. Derived from the catalogue records,
  * so a new release is warmed without touching this file.
  */
 export function warmEntries(clock: Clock = systemClock): string[] {
   const lifecycle = new RulesetLifecycle();
   const day = today(clock);
-  const layers = (["ubl:xrechnung", "cii:xrechnung"] as const).flatMap((id) => recordById(id).judge?.rules ?? []);
+  const layers = WARM_RECORDS.flatMap((id) => recordById(id).judge?.rules ?? []);
   return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
 }
 

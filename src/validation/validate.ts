@@ -1,34 +1,29 @@
-import { detect, type Detection, type FormatHint } from "../syntax/detect";
-import { decodeXml } from "../syntax/decode";
-import { XmlRefused } from "../syntax/xml-refused";
-import { extractInvoiceXml, INVOICE_XML_NAMES, type PdfExtraction } from "../pdf/attachments";
-import { hybridFindings } from "../pdf/hybrid-checks";
-import { artifactPin } from "../rulesets/resolve";
-import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
-import { DEFAULT_REQUEST, resolveArtifact, selectionReport, type ResolvedArtifact, type RulesetRequest } from "../rulesets/selection";
-import { pinByPath } from "../rulesets/pins";
-import { rulesetSha256, sha256Hex, type JudgedArtifactRow } from "../rulesets/seal";
-import { schemaFor } from "./xsd-schemas";
-import { XSD_SCHEMAS, type XsdSchemaId } from "../profiles/schemas";
-import type { CappedXsdEngine } from "./xsd";
-import { VERSION_FIELDS } from "../profiles/catalogue";
-import { fallbackRecord, judgedProfileName, recordById } from "../profiles/lookup";
-import type { RecordId } from "../profiles/ids";
-import type { RuleLayerRef } from "../profiles/record";
-import { FRENCH_PROCESS } from "../standards/france-ctc";
-import { RuleFileStopped, ruleIdOf, type Finding } from "../schematron/finding";
-import type { RuleEngines } from "./rule-engines";
-import { readFacts, type DocumentFacts } from "./facts";
-import { brCo25Advisory } from "./advisories";
-import { severityOfFlag, type ValidationFinding, type ValidationResult } from "./result";
-import { VerdictFindings } from "./finding-caps";
+// One document to one sealed verdict: prepare the source (a hybrid PDF gives up its XML), detect
+// the profile, look up its catalogue record, build the record's layers, run them, summarise. What
+// judges which profile is the catalogue's business (src/profiles/catalogue.ts); what each layer
+// does is in layers/; the verdict's shape is the spec's Validation result.
 
-export interface Engine {
-  xsd: CappedXsdEngine;
-  schematron: RuleEngines;
-  /** Named in the result of XSD-only formats: the schema engine that judged. */
-  xsdRuntime: string;
-}
+import { detect, type FormatHint } from "../syntax/detect";
+import { extractInvoiceXml, INVOICE_XML_NAMES } from "../pdf/attachments";
+import { isPdf } from "../pdf/sniff";
+import { RulesetLifecycle, type VersionFacts } from "../rulesets/lifecycle";
+import { DEFAULT_REQUEST, selectionReport, type RulesetRequest } from "../rulesets/selection";
+import { rulesetSha256, sha256Hex } from "../rulesets/seal";
+import { systemClock, today } from "../clock";
+import { fallbackRecord, judgedProfileName, recordById } from "../profiles/lookup";
+import { isEn16931Syntax, type RecordId } from "../profiles/ids";
+import { schemaFor } from "./xsd-schemas";
+import type { ValidationFinding, ValidationResult } from "./result";
+import { VerdictFindings } from "./finding-caps";
+import { runLayer, skipped, type Layer, type LayerResult } from "./layers/layer";
+import type { Engine, JudgeState } from "./layers/state";
+import { schemaLayer } from "./layers/schema";
+import { overlayLayer, ruleLayer } from "./layers/rules";
+import { advisoryLayer } from "./layers/advisory";
+import { containerLayer } from "./layers/container";
+
+export type { Engine } from "./layers/state";
+export type { LayerResult } from "./layers/layer";
 
 export interface ValidateRequest {
   bytes: Uint8Array;
@@ -41,43 +36,21 @@ export interface ValidateRequest {
 
 /** The request cannot be judged at all (a PDF without invoice XML): a 400, not a verdict. */
 export type ValidateOutcome =
-  | { kind: "result"; result: ValidationResult; /** `Service-Ruleset-Resolved`, when the request sent the header. */ rulesetResolved?: "latest" | "previous" }
+  | {
+      kind: "result";
+      result: ValidationResult;
+      /** What each layer did, in the order it ran; the HTTP result shows it only when asked (`?layers=true`). */
+      layers: LayerResult[];
+      /** `Service-Ruleset-Resolved`, when the request sent the header. */
+      rulesetResolved?: "latest" | "previous";
+    }
   | { kind: "rejected"; message: string };
 
 const pinnedLifecycle = new RulesetLifecycle();
 
-const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-
-export function isPdf(bytes: Uint8Array): boolean {
-  return PDF_MAGIC.every((b, i) => bytes[i] === b);
-}
-
-function fatal(ruleId: string, message: string): ValidationFinding {
-  return { ruleId, severity: "fatal", message };
-}
-
-function assemble(base: Pick<ValidationResult, "format" | "profileDetected" | "sha256">, findings: ValidationFinding[], extra: Partial<ValidationResult> = {}): ValidationResult {
-  const errors = findings.filter((f) => f.severity === "fatal" || f.severity === "error");
-  const warnings = findings.filter((f) => f.severity === "warning" || f.severity === "info");
-  const result: ValidationResult = { valid: errors.length === 0, ...base, ...extra, errors, warnings };
-  if (result.profileDetected === undefined) delete result.profileDetected;
-  return result;
-}
-
-/** One SVRL finding as the service reports it. */
-export function findingOf(f: Finding): ValidationFinding {
-  return { ruleId: ruleIdOf(f), severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
-}
-
-function xsdPin(schema: XsdSchemaId) {
-  const pin = pinByPath(XSD_SCHEMAS[schema]);
-  if (!pin) throw new Error(`schema ${XSD_SCHEMAS[schema]} is not pinned`);
-  return pin;
-}
-
 /**
- * Judges one document: detect, XSD, then every rule layer of its profile, then the seal. A layer
- * that cannot run throws (the caller answers 503); a document that stops a rule file is invalid.
+ * Judges one document. A layer that cannot run throws (the caller answers 503); a document that
+ * stops a rule file is invalid.
  */
 export async function validateDocument(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
   try {
@@ -88,110 +61,104 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   }
 }
 
+type Source = { ok: true; xml: Uint8Array; extraction?: JudgeState["extraction"]; layer: LayerResult } | { ok: false; message: string };
+
+/** The source layer: the body itself, or the invoice XML a hybrid PDF embeds. */
+async function prepare(bytes: Uint8Array): Promise<Source> {
+  const layer = { kind: "source" as const, name: "pdf" };
+  if (!isPdf(bytes)) return { ok: true, xml: bytes, layer: skipped(layer, "the body is XML") };
+  const started = performance.now();
+  const extracted = await extractInvoiceXml(bytes);
+  if (!extracted.ok) {
+    return { ok: false, message: extracted.reason === "no-invoice-xml" ? `${extracted.message}; a hybrid PDF must embed its invoice as ${INVOICE_XML_NAMES.join(", ")}` : extracted.message };
+  }
+  const durationMs = Math.round((performance.now() - started) * 10) / 10;
+  return { ok: true, xml: extracted.xml, extraction: extracted, layer: { layer: "source", name: extracted.name, status: "ran", engine: "pdf-lib", errors: 0, warnings: 0, durationMs } };
+}
+
+const fatal = (ruleId: string, message: string): ValidationFinding => ({ ruleId, severity: "fatal", message });
+
 async function judge(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
   const sha256 = sha256Hex(request.bytes);
-  let xml = request.bytes;
-  let hybrid = false;
-  let extraction: Extract<PdfExtraction, { ok: true }> | undefined;
-  if (isPdf(request.bytes)) {
-    const extracted = await extractInvoiceXml(request.bytes);
-    if (!extracted.ok) return { kind: "rejected", message: extracted.reason === "no-invoice-xml" ? `${extracted.message}; a hybrid PDF must embed its invoice as ${INVOICE_XML_NAMES.join(", ")}` : extracted.message };
-    xml = extracted.xml;
-    hybrid = true;
-    extraction = extracted;
-  }
-  const detection = detect(xml, { hint: request.hint, hybrid });
-  // The container rules (BR-HYBRID-*) of a hybrid PDF, judged against the profile the XML declares;
-  // not for XML in no supported syntax (e.g. ZUGFeRD 1.0), whose container rules differ.
-  const container = extraction && detection.format !== "unknown" ? hybridFindings(extraction, detection.record) : [];
+  const source = await prepare(request.bytes);
+  if (!source.ok) return { kind: "rejected", message: source.message };
+  const { xml, extraction } = source;
+  const detection = detect(xml, { hint: request.hint, hybrid: extraction !== undefined });
   const chosen = request.record ? recordById(request.record) : undefined;
   const base = { format: detection.format, profileDetected: chosen ? judgedProfileName(chosen) : detection.profileDetected, sha256 };
+  const findings = new VerdictFindings();
+  const results: LayerResult[] = [source.layer];
+  const container = { extraction, detection };
+
   if (detection.format === "unknown") {
-    const why = detection.note ? ` (${detection.note})` : "";
-    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `the document is in no supported e-invoice syntax${why}`)]) };
+    findings.add(fatal("UNSUPPORTED_FORMAT", `the document is in no supported e-invoice syntax${detection.note ? ` (${detection.note})` : ""}`));
+    results.push(skipped(containerLayer, "the XML is in no supported syntax"));
+    return { kind: "result", result: summarise(base, findings), layers: results };
   }
   const record = chosen ?? detection.record ?? fallbackRecord(detection.format);
-  if (!record?.judge) {
-    return { kind: "result", result: assemble(base, [fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${record?.profile}`), ...container]) };
+  const schema = record?.judge && schemaFor(record, detection.documentType);
+  if (!record?.judge || !schema) {
+    findings.add(fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${record?.profile}`));
+    results.push(runLayer(containerLayer, container, findings));
+    return { kind: "result", result: summarise(base, findings), layers: results };
   }
-  const judgement = record.judge;
-  const syntax = detection.format === "ubl" || detection.format === "cii" ? detection.format : undefined;
-  const schema = schemaFor(record, detection.documentType);
-  if (!schema) throw new Error(`no schema for ${record.id}`);
-  const xsd = engine.xsd.validate(schema, xml);
-  const findings = new VerdictFindings();
-  if (xsd.status === "refused" || xsd.status === "malformed") {
-    const id = xsd.status === "refused" ? "XML_REFUSED" : "XML_MALFORMED";
-    findings.add(...xsd.findings.map((f) => ({ ...fatal(id, f.message), ...(f.location ? { location: f.location } : {}) })), ...container);
-    return { kind: "result", result: assemble(base, findings.list()) };
-  }
-  findings.add(...xsd.findings.map((f): ValidationFinding => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message })));
-  if (xsd.omitted) findings.omit("XSD", "error", xsd.omitted);
-  const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: new Date().toISOString().slice(0, 10) };
-  const lifecycle = choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle;
-  const schemaPin = xsdPin(schema);
-  // Each schema key has one pinned version, so its resolution only reports how it was reached.
-  const resolved: ResolvedArtifact[] = [resolveArtifact(lifecycle, schemaPin.key, choice.request, choice.day)];
-  const rows: JudgedArtifactRow[] = [{ key: schemaPin.key, version: schemaPin.version, fileSha256: schemaPin.sha256, engine: "libxml2-wasm" }];
-  const extra: Partial<ValidationResult> = {};
 
-  const layers: RuleLayerRef[] = [...judgement.rules];
-  let text = "";
-  try {
-    // libxml2 has read the markup and characters by now; the policy's decoding is what can still
-    // refuse (an encoding libxml2 knows and the policy does not): the caller's document, a verdict.
-    if (layers.length) text = decodeXml(xml);
-  } catch (error) {
-    if (!(error instanceof XmlRefused)) throw error;
-    findings.add(fatal(error.ruleId, error.message), ...container);
-    return { kind: "result", result: assemble(base, findings.list()) };
-  }
-  const facts: DocumentFacts = syntax && text ? readFacts(engine.schematron.document(text), syntax) : {};
-  const french = facts.businessProcess !== undefined && FRENCH_PROCESS.test(facts.businessProcess) && facts.sellerCountry === "FR";
-  for (const overlay of judgement.overlays ?? []) if (overlay.when === "french-invoice" && french) layers.push(overlay.layer);
+  const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: today(systemClock) };
+  const state: JudgeState = {
+    engine,
+    xml,
+    ...(extraction && { extraction }),
+    detection,
+    record: { ...record, judge: record.judge },
+    ...(isEn16931Syntax(detection.format) && { syntax: detection.format }),
+    schema,
+    ruleset: { request: choice.request, day: choice.day, lifecycle: choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle },
+    text: "",
+    rows: [],
+    resolved: [],
+    versions: {},
+    ruleIdsRan: [],
+    franceCtcRuleIds: new Set(),
+  };
+  const { judge: judgement } = state.record;
+  const layers: Layer<JudgeState>[] = [
+    schemaLayer(state),
+    ...judgement.rules.map(ruleLayer),
+    ...(judgement.overlays ?? []).map(overlayLayer),
+    ...(judgement.advisories ?? []).map(advisoryLayer),
+  ];
+  for (const layer of layers) results.push(state.unreadable ? skipped(layer, state.unreadable) : runLayer(layer, state, findings));
+  // The container layer judges the PDF, whatever became of its XML.
+  results.push(runLayer(containerLayer, container, findings));
+  if (state.unreadable) return { kind: "result", result: summarise(base, findings), layers: results };
 
-  const ran: { path: string; ruleIds: readonly string[] }[] = [];
-  const franceIds = new Set<string>();
-  for (const layer of layers) {
-    const artifact = resolveArtifact(lifecycle, layer.key, choice.request, choice.day);
-    resolved.push(artifact);
-    const version = artifact.version;
-    const pin = artifactPin(layer.key, version, layer.file);
-    const row: JudgedArtifactRow = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine: engine.schematron.engineOf(pin.path) };
-    rows.push(row);
-    ran.push({ path: pin.path, ruleIds: engine.schematron.entry(pin.path).ruleIds ?? [] });
-    const field = VERSION_FIELDS[layer.family];
-    if (field && !(field in extra)) (extra as Record<string, string>)[field] = version;
-    try {
-      const run = engine.schematron.run(pin.path, text);
-      row.engine = run.engine;
-      for (const f of run.findings) {
-        const ruleId = ruleIdOf(f);
-        if (f.omitted) findings.omit(ruleId, severityOfFlag(f.flag), f.omitted);
-        else findings.add(findingOf(f));
-        if (layer.family === "france-ctc") franceIds.add(ruleId);
-      }
-    } catch (error) {
-      if (!(error instanceof RuleFileStopped)) throw error;
-      findings.add(fatal("RULE_FILE_STOPPED", `${error.message}. The same document always stops this rule file the same way; it cannot be judged valid.`));
-    }
-  }
+  const selection = selectionReport(choice.request, state.resolved);
+  const result = summarise(base, findings, { rulesetSha256: rulesetSha256(state.rows), rulesetArtifacts: state.rows, ...selection.fields, ...versionFields(state) });
+  return { kind: "result", result, layers: results, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
+}
+
+/** The result fields that name what judged: each family's version, the schema bundle, the France CTC rule ids. */
+function versionFields(state: JudgeState): Partial<ValidationResult> {
+  const fields: Record<string, unknown> = { ...state.versions };
+  const [schemaRow, firstRules] = state.rows;
   // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
   // national bundle that embeds them.
-  if (layers.length && !extra.schematronVersion) extra.schematronVersion = rows[1].version;
-  const bundleFields = judgement.xsdFields;
-  if (bundleFields) {
-    const row = rows[0];
-    (extra as Record<string, string>)[bundleFields[0]] = `${row.key}@${row.version}`;
-    (extra as Record<string, string>)[bundleFields[1]] = engine.xsdRuntime;
+  if (firstRules && !fields.schematronVersion) fields.schematronVersion = firstRules.version;
+  const bundle = state.record.judge.xsdFields;
+  if (bundle && schemaRow) {
+    fields[bundle[0]] = `${schemaRow.key}@${schemaRow.version}`;
+    fields[bundle[1]] = state.engine.xsdRuntime;
   }
-  if (franceIds.size) extra.franceCtcBlockingRuleIds = [...franceIds].sort();
-  if (syntax && judgement.advisories?.includes("BR-CO-25")) {
-    const advisory = brCo25Advisory(ran, facts, detection.documentType === "creditnote");
-    if (advisory) findings.add(advisory);
-  }
-  findings.add(...container);
-  const selection = selectionReport(choice.request, resolved);
-  const result = assemble(base, findings.list(), { rulesetSha256: rulesetSha256(rows), rulesetArtifacts: rows, ...selection.fields, ...extra });
-  return { kind: "result", result, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
+  if (state.franceCtcRuleIds.size) fields.franceCtcBlockingRuleIds = [...state.franceCtcRuleIds].sort();
+  return fields as Partial<ValidationResult>;
+}
+
+/** The verdict: errors and warnings as the spec splits them, `valid` when no error survived. */
+function summarise(base: Pick<ValidationResult, "format" | "profileDetected" | "sha256">, findings: VerdictFindings, extra: Partial<ValidationResult> = {}): ValidationResult {
+  const listed = findings.list();
+  const errors = listed.filter((f) => f.severity === "fatal" || f.severity === "error");
+  const warnings = listed.filter((f) => f.severity === "warning" || f.severity === "info");
+  const result: ValidationResult = { valid: errors.length === 0, ...base, ...extra, errors, warnings };
+  if (result.profileDetected === undefined) delete result.profileDetected;
+  return result;
 }

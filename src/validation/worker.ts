@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "./engine";
-import { isPdf, validateDocument } from "./validate";
+import { validateDocument } from "./validate";
+import { isPdf } from "../pdf/sniff";
 import { failureReply, type WorkerReply, type WorkerRequest } from "./worker-protocol";
 import { lowerThreadPriority } from "./worker-priority";
 

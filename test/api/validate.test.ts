@@ -98,6 +98,30 @@ describe.skipIf(noCorpus)("POST /v1/validate", () => {
   }, 60_000);
 });
 
+describe.skipIf(noCorpus)("?layers=true", () => {
+  test("adds what each layer did, in the order it ran; without it the result is the spec's, and the verdict is the same", async () => {
+    const bytes = corpus(XRECHNUNG_UBL);
+    const plain = (await envelope(await validate(bytes))).data;
+    expect(plain.layers).toBeUndefined();
+    const res = await validate(bytes, "application/xml", "?layers=true");
+    expect(res.status).toBe(200);
+    const { data } = await envelope(res);
+    const { layers, ...verdict } = data;
+    expect(verdict).toEqual(plain);
+    expect(layers.map((l: { layer: string; status: string }) => `${l.layer} ${l.status}`)).toEqual([
+      "source skipped",
+      "xsd ran",
+      "rules ran",
+      "rules ran",
+      "advisory ran",
+      "container skipped",
+    ]);
+    expect(layers[3]).toMatchObject({ name: "schematron/ubl/XRechnung-UBL-validation.xsl", artifact: { key: "xrechnung_schematron", version: "2.5.0" }, engine: "native" });
+    expect((await validate(bytes, "application/xml", "?layers=false").then(envelope)).data.layers).toBeUndefined();
+    expect((await validate(bytes, "application/xml", "?layers=yes")).status).toBe(400);
+  }, 60_000);
+});
+
 describe.skipIf(noCorpus)("format hint", () => {
   test("a matching hint judges as detected; a hint outside the enum is a 400 with details.fields", async () => {
     const hinted = await envelope(await validate(corpus(XRECHNUNG_UBL), "application/xml", "?format=ubl"));

@@ -4,10 +4,11 @@ import { metered } from "../metering";
 import { badRequest } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
-import { ValidationResultSchema } from "../schemas/validation-result";
+import { ValidationResultSchema } from "../../validation/result-schema";
 import type { FormatHint } from "../../syntax/detect";
 import { FORMAT_HINTS } from "../../profiles/ids";
 import { rulesetChoice } from "../ruleset-choice";
+import { LayerResultSchema } from "../../validation/layers/layer";
 
 /** `driftCheckedAt` sits after the seal rows, where the spec's field table has it. */
 function withDriftCheck(result: ValidationResult, checkedAt: string | undefined): ValidationResult {
@@ -23,11 +24,19 @@ const ValidateQuery = Type.Object(
         description: "syntax hint; auto (default) detects from the root element, namespace and customization id",
       }),
     ),
+    layers: Type.Optional(
+      Type.Union([Type.Literal("true"), Type.Literal("false")], {
+        description: "true adds `layers` to the result: what each validation layer (source, xsd, rules, overlay, advisory, container) did, in the order it ran. Default false; the verdict is the same either way",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint }>({
+/** The result with what each layer did, when the request asks for it (not part of the spec's result). */
+const ValidateResponse = Type.Composite([ValidationResultSchema, Type.Object({ layers: Type.Optional(Type.Array(LayerResultSchema)) })], { title: "ValidationResultWithLayers" });
+
+export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint; layers?: "true" | "false" }>({
   method: "POST",
   path: "/v1/validate",
   auth: "key",
@@ -40,7 +49,7 @@ export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint }>({
     tags: ["documents"],
     errors: ["VALIDATION_ERROR"],
     headers: ["Service-Ruleset-Resolved", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation", "x-ruleset-sha256", "x-ruleset-artifacts"],
-    response: { data: ValidationResultSchema },
+    response: { data: ValidateResponse },
     metered: true,
   },
   async handle(ctx, { body, query }) {
@@ -52,6 +61,6 @@ export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint }>({
     const result = withDriftCheck(outcome.result, ctx.deps.drift.checkedAt(outcome.result.rulesetArtifacts ?? [], ctx.deps.clock().getTime()));
     for (const [name, value] of Object.entries(resultHeaders(result))) ctx.headers.set(name, value);
     if (outcome.rulesetResolved) ctx.headers.set("Service-Ruleset-Resolved", outcome.rulesetResolved);
-    return result;
+    return query.layers === "true" ? { ...result, layers: outcome.layers } : result;
   },
 });

@@ -1,19 +1,21 @@
-import type { DocumentFacts } from "./facts";
-import type { ValidationFinding } from "./result";
+// Advisory layers: where an authority dropped a rule the standard still states, the service says so
+// instead of staying silent, without changing the verdict. A record lists the advisories that
+// concern it; each is drawn only when no rule file that ran carries the rule (read from the files
+// themselves, not from a list of files believed to enforce it).
+
+import type { ValidationFinding } from "../result";
+import type { Layer } from "./layer";
+import { factsOf, type JudgeState } from "./state";
 
 /**
  * BR-CO-25 (amount due positive needs a due date or payment terms) left the CEN rules in 1.3.16.
- * Where no rule file that ran carries it (the rule ids the engine read from the file itself), the
- * service says so instead of staying silent. The pinned Factur-X 1.09 BASIC and BASIC WL files have
- * no such rule, whatever the specification's prose says, so their invoices draw the advisory too.
+ * The pinned Factur-X 1.09 BASIC and BASIC WL files have no such rule either, whatever the
+ * specification's prose says, so their invoices draw the advisory too; EXTENDED carries it.
  */
-export function brCo25Advisory(
-  artifacts: { ruleIds: readonly string[] }[],
-  facts: DocumentFacts,
-  creditNote: boolean,
-): ValidationFinding | undefined {
-  if (creditNote || artifacts.length === 0) return undefined;
-  if (artifacts.some((a) => a.ruleIds.includes("BR-CO-25"))) return undefined;
+function brCo25(s: JudgeState): ValidationFinding | undefined {
+  if (s.detection.documentType === "creditnote") return undefined;
+  if (s.ruleIdsRan.some((ids) => ids.includes("BR-CO-25"))) return undefined;
+  const facts = factsOf(s);
   const due = Number(facts.amountDue);
   if (!(due > 0) || facts.dueDate || facts.paymentTerms) return undefined;
   return {
@@ -21,5 +23,19 @@ export function brCo25Advisory(
     severity: "info",
     message:
       "The amount due for payment (BT-115) is positive but neither a payment due date (BT-9) nor payment terms (BT-20) is given. Rule BR-CO-25 requires one of them; none of the rule files that ran enforces it any more, so this is advice and does not change the verdict.",
+  };
+}
+
+const ADVISORIES = { "BR-CO-25": brCo25 } as const;
+
+export function advisoryLayer(rule: keyof typeof ADVISORIES): Layer<JudgeState> {
+  return {
+    kind: "advisory",
+    name: rule,
+    run(s) {
+      if (!s.syntax) return { status: "skipped", reason: "the document is in no EN 16931 syntax" };
+      const finding = ADVISORIES[rule](s);
+      return { status: "ran", findings: finding ? [finding] : [] };
+    },
   };
 }

@@ -1,0 +1,77 @@
+// Rule layers: one pinned rule file each, at the version the request's channel or pins resolve,
+// on the engine chosen for that file. An overlay is a rule layer that runs only when the document
+// meets its condition. A rule file that stops on the document is a `stopped` layer whose
+// RULE_FILE_STOPPED finding keeps the verdict invalid (the spec's result needs a finding).
+
+import { ruleIdOf, RuleFileStopped, type Finding } from "../../schematron/finding";
+import { artifactPin } from "../../rulesets/resolve";
+import { resolveArtifact } from "../../rulesets/selection";
+import { VERSION_FIELDS } from "../../profiles/catalogue";
+import type { ConditionalLayer, RuleLayerRef } from "../../profiles/record";
+import { FRENCH_PROCESS } from "../../standards/france-ctc";
+import { severityOfFlag, type Severity, type ValidationFinding } from "../result";
+import type { Layer, LayerRun } from "./layer";
+import { factsOf, type JudgeState } from "./state";
+
+export function ruleLayer(ref: RuleLayerRef): Layer<JudgeState> {
+  return { kind: "rules", name: ref.file, key: ref.key, run: (s) => runRules(ref, s) };
+}
+
+/** Why an overlay's condition does not hold for this document; undefined when it does. */
+const CONDITIONS: Record<ConditionalLayer["when"], (s: JudgeState) => string | undefined> = {
+  "french-invoice": (s) => {
+    const { businessProcess, sellerCountry } = factsOf(s);
+    if (!(businessProcess !== undefined && FRENCH_PROCESS.test(businessProcess))) return "not a French invoice: BT-23 names no French billing framework";
+    return sellerCountry === "FR" ? undefined : "not a French invoice: the seller (BT-40) is not in France";
+  },
+};
+
+export function overlayLayer({ when, layer: ref }: ConditionalLayer): Layer<JudgeState> {
+  return {
+    kind: "overlay",
+    name: ref.file,
+    key: ref.key,
+    run(s) {
+      const unmet = CONDITIONS[when](s);
+      return unmet ? { status: "skipped", reason: unmet } : runRules(ref, s);
+    },
+  };
+}
+
+/** One engine finding as the service reports it. */
+export function findingOf(f: Finding): ValidationFinding {
+  return { ruleId: ruleIdOf(f), severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
+}
+
+function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
+  const artifact = resolveArtifact(s.ruleset.lifecycle, ref.key, s.ruleset.request, s.ruleset.day);
+  s.resolved.push(artifact);
+  const pin = artifactPin(ref.key, artifact.version, ref.file);
+  const row = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine: s.engine.schematron.engineOf(pin.path) };
+  s.rows.push(row);
+  s.ruleIdsRan.push(s.engine.schematron.entry(pin.path).ruleIds ?? []);
+  const field = VERSION_FIELDS[ref.family];
+  if (field && !(field in s.versions)) s.versions[field] = artifact.version;
+  try {
+    const run = s.engine.schematron.run(pin.path, s.text);
+    row.engine = run.engine;
+    const findings: ValidationFinding[] = [];
+    const omitted: { ruleId: string; severity: Severity; count: number }[] = [];
+    for (const f of run.findings) {
+      const ruleId = ruleIdOf(f);
+      if (f.omitted) omitted.push({ ruleId, severity: severityOfFlag(f.flag), count: f.omitted });
+      else findings.push(findingOf(f));
+      if (ref.family === "france-ctc") s.franceCtcRuleIds.add(ruleId);
+    }
+    return { status: "ran", row, engine: run.engine, findings, omitted };
+  } catch (error) {
+    if (!(error instanceof RuleFileStopped)) throw error;
+    return {
+      status: "stopped",
+      row,
+      engine: row.engine,
+      reason: error.xpathError,
+      findings: [{ ruleId: "RULE_FILE_STOPPED", severity: "fatal", message: `${error.message}. The same document always stops this rule file the same way; it cannot be judged valid.` }],
+    };
+  }
+}

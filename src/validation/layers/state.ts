@@ -1,0 +1,55 @@
+// The one bag of state the layers of a verdict share (KoSIT's check runs its steps over one such
+// bag): what prepare and detection found, what the ruleset choice resolves, and what earlier layers
+// leave for later ones (the decoded text, the business facts, the rule ids that ran).
+
+import type { Detection } from "../../syntax/detect";
+import type { PdfExtraction } from "../../pdf/attachments";
+import type { ProfileRecord, Judgement } from "../../profiles/record";
+import type { XsdSchemaId } from "../../profiles/schemas";
+import type { RulesetLifecycle } from "../../rulesets/lifecycle";
+import type { ResolvedArtifact, RulesetRequest } from "../../rulesets/selection";
+import type { JudgedArtifactRow } from "../../rulesets/seal";
+import type { En16931Syntax } from "../../profiles/ids";
+import type { CappedXsdEngine } from "../xsd";
+import type { RuleEngines } from "../rule-engines";
+import { readFacts, type DocumentFacts } from "../facts";
+
+export interface Engine {
+  xsd: CappedXsdEngine;
+  schematron: RuleEngines;
+  /** Named in the result of XSD-only formats: the schema engine that judged. */
+  xsdRuntime: string;
+}
+
+export interface JudgeState {
+  engine: Engine;
+  /** The invoice XML: the body, or what a hybrid PDF embeds. */
+  xml: Uint8Array;
+  extraction?: Extract<PdfExtraction, { ok: true }>;
+  detection: Detection;
+  record: ProfileRecord & { judge: Judgement };
+  /** The EN 16931 syntax, when the document is in one (facts and advisories read it). */
+  syntax?: En16931Syntax;
+  schema: XsdSchemaId;
+  ruleset: { request: RulesetRequest; day: string; lifecycle: RulesetLifecycle };
+  /** Set by the schema layer when the document cannot be read further: why the later layers are skipped. */
+  unreadable?: string;
+  /** The text the rule engines read, decoded by the schema layer when rule layers follow. */
+  text: string;
+  /** Seal rows and the resolutions behind them, in the order the layers ran. */
+  rows: JudgedArtifactRow[];
+  resolved: ResolvedArtifact[];
+  /** Result fields naming the version of each artifact family, first layer wins. */
+  versions: Record<string, string>;
+  /** The rule ids of every rule file that ran (the advisories look for the rules they stand in for). */
+  ruleIdsRan: (readonly string[])[];
+  /** Rule ids the France CTC rule files reported. */
+  franceCtcRuleIds: Set<string>;
+  facts?: DocumentFacts;
+}
+
+/** BT-23, BT-40 and the payment facts, read once from the tree the native rule engine judges. */
+export function factsOf(state: JudgeState): DocumentFacts {
+  if (!state.facts) state.facts = state.syntax && state.text ? readFacts(state.engine.schematron.document(state.text), state.syntax) : {};
+  return state.facts;
+}
