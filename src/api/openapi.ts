@@ -133,7 +133,7 @@ export function buildOpenApi(routes: RouteDef[], extraHeaderDocs: Record<string,
       title: "einvoice API",
       version: API_VERSION,
       description:
-        "Self-hosted EN 16931 e-invoicing: generate, validate, parse and convert invoices. Success bodies are `{success: true, data}`, errors `{success: false, error: {code, message, details?, incidentId?}}`. Limits and defaults: docs/limits.md in the repository.",
+        "Self-hosted EN 16931 e-invoicing: generate, validate and parse invoices. Success bodies are `{success: true, data}`, errors `{success: false, error: {code, message, details?, incidentId?}}`. Limits and defaults: docs/limits.md in the repository.",
     },
     servers: [{ url: "/" }],
     components: {

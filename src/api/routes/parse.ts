@@ -29,7 +29,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syn
   doc: {
     summary: "Parse a UBL, CII or hybrid PDF invoice into the JSON invoice",
     description:
-      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned (convert keeps them). FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
+      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned. FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
     tags: ["documents"],
     errors: ["VALIDATION_ERROR", "PARSE_FAILED"],
     headers: ["x-syntax", "x-profile-detected"],
