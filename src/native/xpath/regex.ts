@@ -29,7 +29,9 @@ const ESCAPABLE = new Set("\\|.-^?*+{}()[]$");
 /**
  * Patterns translated and compiled once instead of at every call of `matches`, `replace` or
  * `tokenize`: a rule's pattern is a literal, met again at every node the rule fires on. Held by the
- * compile session (session.ts) of the plan whose rules write the patterns.
+ * compile session (session.ts) of the plan whose rules write the patterns. A pattern can also be
+ * computed from the document, and a worker keeps its plans, so the cache is bounded: past
+ * {@link MAX_PATTERNS} the oldest pattern makes room.
  */
 export class RegexCache {
   private readonly compiled = new Map<string, RegExp>();
@@ -45,12 +47,16 @@ export class RegexCache {
       } catch (error) {
         fail("FORX0002", `invalid regular expression "${pattern}": ${(error as Error).message}`);
       }
+      if (this.compiled.size >= MAX_PATTERNS) this.compiled.delete(this.compiled.keys().next().value!);
       this.compiled.set(key, regex);
     }
     regex.lastIndex = 0;
     return regex;
   }
 }
+
+/** Far more than the patterns any rule set writes: the bound matters only where documents supply patterns. */
+const MAX_PATTERNS = 256;
 
 function literal(char: string): string {
   return `\\u{${char.codePointAt(0)!.toString(16)}}`;
