@@ -152,8 +152,6 @@ export function hasChildNode(node: XNode, test: CompiledTest): boolean {
   return false;
 }
 
-let marking = 0;
-
 /**
  * The children passing a named `test` of many `parents` (a path's `lines/cac:Item`), in document
  * order, from the document's per-name list when that is shorter than all their children together
@@ -163,7 +161,7 @@ let marking = 0;
 export function childrenOfAll(parents: readonly XNode[], test: CompiledTest, document: XDocument): XNode[] | null {
   if (!test.name) return null;
   const tree = treeOf(parents[0], document);
-  const token = ++marking;
+  const token = tree.newMark();
   let children = 0;
   for (const parent of parents) {
     if (tree.nodes[parent.order] !== parent) return null;

@@ -23,7 +23,7 @@ export class XNode {
   order = 0;
   /** The highest order number in this node's subtree (itself when it has none below). */
   end = 0;
-  /** Scratch for set membership during one axis computation (see `childrenOfAll` in xpath/axes.ts). */
+  /** Scratch for set membership during one axis computation (see `childrenOfAll` in axes.ts), by a token from {@link XDocument.newMark}. */
   mark = 0;
   // Initialized here, like every field, so that all nodes keep one object shape: the name tests
   // that scan children read nodes of every kind at one call site.
@@ -117,6 +117,8 @@ export class XDocument {
   private readonly attributesByName: Map<string, Map<string, XNode[]>>;
   /** Every node in document order, indexed by order number. */
   readonly nodes: XNode[];
+  /** The last token {@link newMark} handed out. */
+  private marks = 0;
 
   constructor(node: XNode, built?: NodeIndex) {
     this.node = node;
@@ -136,6 +138,14 @@ export class XDocument {
   /** Attributes named `{ns}local` in document order. */
   attributesNamed(ns: string, local: string): readonly XNode[] {
     return this.attributesByName.get(ns)?.get(local) ?? NO_NODES;
+  }
+
+  /**
+   * A {@link XNode.mark} no node of this tree carries yet: only this tree's tokens mark its nodes,
+   * so the count is the tree's and not the process's.
+   */
+  newMark(): number {
+    return ++this.marks;
   }
 
   private number(root: XNode): void {
