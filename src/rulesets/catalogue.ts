@@ -1,4 +1,4 @@
-import { pins } from "./pins";
+import { entryPins } from "./pins";
 import type { RulesetLifecycle } from "./lifecycle";
 import type { ArtifactRow } from "./seal";
 import { CATALOGUE_FAMILIES as FAMILIES } from "../profiles/catalogue";
@@ -13,8 +13,8 @@ export const CHANNELS = [
 ];
 
 /** Every row that can appear in a seal: the entry files (root schemas and rule files) of every pinned version. */
-export function catalogueArtifacts(): ArtifactRow[] {
-  return pins.filter((p) => p.role === "entry").map((p) => ({ key: p.key, version: p.version, fileSha256: p.sha256 }));
+function catalogueArtifacts(): ArtifactRow[] {
+  return entryPins().map((p) => ({ key: p.key, version: p.version, fileSha256: p.sha256 }));
 }
 
 /** The catalogue as it stands on `day` (YYYY-MM-DD): what latest serves, what is retained, what is announced. */

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
-import { documentTarget, pinByPath, pins as allPins, type Pin } from "./pins";
+import { documentTarget, isRuleEntry, pinByPath, pins, type Pin } from "./pins";
 import { REWRITES_VERSION, rewriteStylesheet } from "./rewrites";
 import { buildDir, filesDir, repoRoot, sha256, writeAtomically } from "./sync";
 
@@ -60,10 +60,6 @@ export interface CompileOptions {
   onEvent?: (e: CompileEvent) => void;
 }
 
-export function ruleEntries(pins: readonly Pin[] = allPins): Pin[] {
-  return pins.filter((p) => p.role === "entry" && /\.(xslt?|sch)$/i.test(p.path));
-}
-
 export function readIndex(): BuildIndex | null {
   return existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, "utf8")) as BuildIndex) : null;
 }
@@ -77,7 +73,8 @@ export async function compileRulesets(opts: CompileOptions = {}): Promise<{ inde
   const index: BuildIndex = readIndex() ?? { rewritesVersion: REWRITES_VERSION, entries: [] };
   index.rewritesVersion = REWRITES_VERSION;
   const skipped: Pin[] = [];
-  const selected = ruleEntries()
+  const selected = pins
+    .filter(isRuleEntry)
     .filter((p) => !opts.only?.length || opts.only.some((s) => p.path.includes(s)))
     // Published XSLT first: a problem in our own .sch compiler must not hold those back.
     .sort((a, b) => Number(a.path.endsWith(".sch")) - Number(b.path.endsWith(".sch")));

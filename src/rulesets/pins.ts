@@ -41,20 +41,12 @@ export interface RulesetVersion {
 export const pins: readonly Pin[] = pinsJson as Pin[];
 export const versions: readonly RulesetVersion[] = versionsJson as RulesetVersion[];
 
-export function pinsFor(key: string, version: string): Pin[] {
-  return pins.filter((p) => p.key === key && p.version === version);
-}
-
 export function entryPins(): Pin[] {
   return pins.filter((p) => p.role === "entry");
 }
 
 export function pinByPath(path: string): Pin | undefined {
   return pins.find((p) => p.path === path);
-}
-
-export function versionFacts(key: string, version: string): RulesetVersion | undefined {
-  return versions.find((v) => v.key === key && v.version === version);
 }
 
 /** Versions of a key, newest release first (releaseDate descending; undated last). */
