@@ -1,43 +1,11 @@
-import type { JudgedArtifactRow } from "../rulesets/seal";
+import type { Static } from "@sinclair/typebox";
+import type { ValidationFindingSchema, ValidationResultSchema } from "./result-schema";
 
-export type Severity = "fatal" | "error" | "warning" | "info";
-
-export interface ValidationFinding {
-  ruleId: string;
-  severity: Severity;
-  location?: string;
-  message: string;
-}
+export type ValidationFinding = Static<typeof ValidationFindingSchema>;
+export type Severity = ValidationFinding["severity"];
 
 /** The spec's Validation result. Optional fields are omitted, never null. */
-export interface ValidationResult {
-  valid: boolean;
-  format: string;
-  profileDetected?: string;
-  sha256: string;
-  rulesetSha256?: string;
-  rulesetArtifacts?: JudgedArtifactRow[];
-  driftCheckedAt?: string;
-  rulesetChannel?: "latest" | "previous";
-  rulesetFellBack?: boolean;
-  rulesetSunsetsOn?: string;
-  schematronVersion?: string;
-  ciusVersion?: string;
-  peppolVersion?: string;
-  romaniaRoCiusVersion?: string;
-  netherlandsNlciusVersion?: string;
-  italyFatturapaXsdBundle?: string;
-  italyFatturapaRuntimeVersion?: string;
-  italySdiMessaggiXsdBundle?: string;
-  italySdiMessaggiXsdVersion?: string;
-  spainFacturaeXsdBundle?: string;
-  spainFacturaeRuntimeVersion?: string;
-  sloveniaEslogXsdBundle?: string;
-  sloveniaEslogRuntimeVersion?: string;
-  franceCtcBlockingRuleIds?: string[];
-  errors: ValidationFinding[];
-  warnings: ValidationFinding[];
-}
+export type ValidationResult = Static<typeof ValidationResultSchema>;
 
 /** The authorities' flags mapped to the spec's severities; an assert without a flag is an error. */
 export function severityOfFlag(flag: string | null): Severity {

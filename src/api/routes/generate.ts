@@ -9,7 +9,7 @@ import type { PdfKind } from "../../generate/pdf-output";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { judgedProfileName, recordById } from "../../profiles/lookup";
-import { ValidationResultSchema } from "../schemas/validation-result";
+import { ValidationResultSchema } from "../../validation/result-schema";
 import { rulesetChoice } from "../ruleset-choice";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
 import type { TemplateDefinitionInput } from "../../templates/definition";

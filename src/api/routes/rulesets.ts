@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
 import { buildCatalogue } from "../../rulesets/catalogue";
-import { ArtifactRowSchema } from "../schemas/validation-result";
+import { ArtifactRowSchema } from "../../validation/result-schema";
 import { today } from "../../clock";
 
 const nullableString = Type.Union([Type.String(), Type.Null()]);

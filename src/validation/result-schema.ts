@@ -1,6 +1,9 @@
+// The spec's Validation result as one TypeBox schema: the API documents it in OpenAPI and result.ts
+// derives its types from it, so what the domain builds and what the document promises cannot differ.
+
 import { Type } from "@sinclair/typebox";
-import { FORMATS } from "../../profiles/ids";
-import { FINDINGS_PER_RULE, FINDINGS_TEXT, FINDINGS_TOTAL, FINDINGS_TRUNCATED } from "../../validation/finding-caps";
+import { FORMATS } from "../profiles/ids";
+import { FINDINGS_PER_RULE, FINDINGS_TEXT, FINDINGS_TOTAL, FINDINGS_TRUNCATED } from "./finding-caps";
 
 export const ArtifactRowSchema = Type.Object({
   key: Type.String(),
