@@ -23,11 +23,11 @@ if (!existsSync(bundleFile) || !existsSync(indexPath) || statSync(bundleFile).mt
 
 mkdirSync(dirname(outfile), { recursive: true });
 // The worker is a second entrypoint, or the executable would not contain it. The pool loads it as
-// `./worker.ts` next to its own module; inside the executable every module of the main entrypoint
-// lives at /$bunfs/root/, so `[name].[ext]` puts the worker there too (as worker.js, which Bun
-// resolves for worker.ts) instead of under validation/. Splitting keeps modules that only the
-// worker or `validate` need (SaxonJS, libxml2-wasm, pdf-lib) out of what every command parses at
-// start: `--help` takes 0.04 s and 46 MB RSS instead of 0.13 s and 55 MB.
-await $`${bun} build --compile --minify --splitting src/main.ts src/validation/worker.ts --entry-naming ${"[name].[ext]"} --outfile ${outfile}`.quiet();
+// `./worker-main.ts` next to its own module; inside the executable every module of the main
+// entrypoint lives at /$bunfs/root/, so `[name].[ext]` puts the worker there too (as worker-main.js,
+// which Bun resolves for worker-main.ts) instead of under workers/. Splitting keeps modules that
+// only the worker or `validate` need (SaxonJS, libxml2-wasm, pdf-lib) out of what every command
+// parses at start: `--help` takes 0.04 s and 46 MB RSS instead of 0.13 s and 55 MB.
+await $`${bun} build --compile --minify --splitting src/main.ts src/workers/worker-main.ts --entry-naming ${"[name].[ext]"} --outfile ${outfile}`.quiet();
 const size = statSync(outfile).size;
 console.log(`built ${outfile}: ${(size / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s`);

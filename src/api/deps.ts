@@ -4,7 +4,7 @@ import { RollingWindow } from "../accounts/rolling-window";
 import { AbuseThrottle } from "../accounts/abuse-throttle";
 import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
-import { ValidationPool, warmEntries } from "../validation/pool";
+import { WorkerPool, warmEntries } from "../workers/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { DriftState } from "../rulesets/drift";
 import { DEFAULT_REQUEST_DEADLINE_MS, defaultWorkerCount } from "../config";
@@ -40,14 +40,14 @@ export interface Deps {
   /** Which ruleset versions serve on which day (tests inject their own version table). */
   lifecycle: RulesetLifecycle;
   drift: DriftState;
-  /** The validation workers, started on first use (or by `serve` at start, to warm them). */
-  validation(): ValidationPool;
+  /** The engine workers (every job on caller bytes), started on first use (or by `serve` at start, to warm them). */
+  workers(): WorkerPool;
   close(): void;
 }
 
 export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}, lifecycle = new RulesetLifecycle()): Deps {
   const merged = { ...DEFAULT_API_CONFIG, ...config };
-  let pool: ValidationPool | undefined;
+  let pool: WorkerPool | undefined;
   return {
     store,
     clock,
@@ -59,7 +59,7 @@ export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig
     metrics: new Metrics(),
     lifecycle,
     drift: new DriftState(store.db),
-    validation: () => (pool ??= new ValidationPool(merged.engineConcurrency, { warm: warmEntries(clock) })),
+    workers: () => (pool ??= new WorkerPool(merged.engineConcurrency, { warm: warmEntries(clock) })),
     close: () => pool?.close(),
   };
 }

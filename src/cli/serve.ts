@@ -77,7 +77,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   if (memoryNote) console.log(memoryNote);
   const warming = performance.now();
   deps
-    .validation()
+    .workers()
     .ready()
     .then(
       () => console.log(`validation workers ready in ${((performance.now() - warming) / 1000).toFixed(1)} s`),

@@ -6,14 +6,14 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
-import { ValidationPool } from "../../src/validation/pool";
+import { WorkerPool } from "../../src/workers/pool";
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 
 describe("with scripted workers", () => {
   const h = startHarness({ config: { requestDeadlineMs: 500 } });
-  const pool = new ValidationPool(1, { warm: [], createWorker: () => new Worker(new URL("../validation/scripted-worker.ts", import.meta.url).href) });
-  h.deps.validation = () => pool;
+  const pool = new WorkerPool(1, { warm: [], createWorker: () => new Worker(new URL("../validation/scripted-worker.ts", import.meta.url).href) });
+  h.deps.workers = () => pool;
   afterAll(() => {
     pool.close();
     h.close();

@@ -197,7 +197,7 @@ describe("a layer that cannot run", () => {
     const broken = startHarness();
     const brokenOrg = broken.org("broken", "starter");
     const brokenKey = broken.key(brokenOrg, "live");
-    broken.deps.validation = () =>
+    broken.deps.workers = () =>
       ({ validate: async () => Promise.reject(new EngineUnavailable("a validation layer could not run: no compiled stylesheet", true, 5)) }) as never;
     try {
       const res = await broken.post("/v1/validate", "<x/>", { authorization: `Bearer ${brokenKey}`, "content-type": "application/xml" });

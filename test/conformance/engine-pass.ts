@@ -5,7 +5,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ValidationPool } from "../../src/validation/pool";
+import { WorkerPool } from "../../src/workers/pool";
 import type { ValidateOutcome } from "../../src/validation/validate";
 import { CORPUS, recordFor, type CorpusRow } from "./corpus";
 
@@ -62,7 +62,7 @@ async function run(rows: CorpusRow[]): Promise<EnginePass> {
     if (cached.key === key) return { records: new Map(cached.records.map((r) => [r.path, r])), seconds: cached.seconds, cached: true };
   }
   const started = performance.now();
-  const pool = new ValidationPool(WORKERS);
+  const pool = new WorkerPool(WORKERS);
   const records: PassRecord[] = [];
   try {
     await pool.ready();

@@ -58,7 +58,7 @@ export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>;
 export function startValidatingHarness(options: Parameters<typeof startHarness>[0] = {}): Harness {
   const h = startHarness({ ...options, config: { engineConcurrency: 2, ...options.config } });
   beforeAll(async () => {
-    await h.deps.validation().ready();
+    await h.deps.workers().ready();
   }, 120_000);
   afterAll(() => {
     h.deps.close();

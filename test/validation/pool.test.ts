@@ -1,7 +1,7 @@
 // Every job the pool takes settles, and every slot (the pool's and admission's) comes free again, on
 // every path: success, refusal, fault, deadline, worker death, replacement, a worker that cannot load.
 import { afterEach, describe, expect, test } from "bun:test";
-import { ValidationPool, type PoolOptions } from "../../src/validation/pool";
+import { WorkerPool, type PoolOptions } from "../../src/workers/pool";
 import { Admission, EngineUnavailable } from "../../src/engine/admission";
 import { DomainError } from "../../src/errors/domain-error";
 
@@ -11,29 +11,29 @@ const never = new AbortController().signal;
 
 /** A pool of scripted workers; `loads` says how each worker started from now on loads. */
 function scriptedPool(size: number, loads: () => string = () => "ok", options: PoolOptions = {}) {
-  const pool = new ValidationPool(size, { warm: [], createWorker: () => new Worker(SCRIPT, { argv: [loads()] }), loadTimeoutMs: 1_000, restartDelayMs: 200, ...options });
+  const pool = new WorkerPool(size, { warm: [], createWorker: () => new Worker(SCRIPT, { argv: [loads()] }), loadTimeoutMs: 1_000, restartDelayMs: 200, ...options });
   pools.push(pool);
   return pool;
 }
-const pools: ValidationPool[] = [];
+const pools: WorkerPool[] = [];
 afterEach(() => {
   for (const pool of pools.splice(0)) pool.close();
 });
 
 /** The scripted worker answers `{ done: command }` where the real one answers a verdict. */
-const job = (pool: ValidationPool, command: string, signal = never): Promise<unknown> => pool.validate({ bytes: bytes(command) }, signal);
+const job = (pool: WorkerPool, command: string, signal = never): Promise<unknown> => pool.validate({ bytes: bytes(command) }, signal);
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (error: Error) => error);
 const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => "settled", () => "settled"), Bun.sleep(ms).then(() => "stuck")]);
 
 /** Polls until the pool holds no job at all (warm-ups of replacement workers included). */
-async function drained(pool: ValidationPool, ms = 5_000) {
+async function drained(pool: WorkerPool, ms = 5_000) {
   for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(20)) if (pool.stats.busy === 0 && pool.stats.pending === 0) return pool.stats;
   return pool.stats;
 }
 
 describe("the wedge of issue 14: a deadline while the worker is being replaced", () => {
   test("with the real worker: a job aborted before its replacement worker loaded is answered, and the slot is free again", async () => {
-    const pool = new ValidationPool(1);
+    const pool = new WorkerPool(1);
     pools.push(pool);
     await pool.ready();
     const first = new AbortController();

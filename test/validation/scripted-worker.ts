@@ -7,7 +7,7 @@
 //   | exit-in:<ms> (dies that long into the job, without answering)
 // A generate job takes its command from the invoice note; every other job just succeeds.
 import { DomainError } from "../../src/errors/domain-error";
-import { failureReply, type WorkerReply, type WorkerRequest } from "../../src/validation/worker-protocol";
+import { failureReply, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
 
 declare const self: Worker;
 

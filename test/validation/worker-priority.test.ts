@@ -2,8 +2,8 @@
 // the other routes wait for the CPU (docs/security.md).
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { ValidationPool } from "../../src/validation/pool";
-import { WORKER_NICE } from "../../src/validation/worker-priority";
+import { WorkerPool } from "../../src/workers/pool";
+import { WORKER_NICE } from "../../src/workers/priority";
 
 /** Name and nice value of every thread of this process. */
 function threads(): { name: string; nice: number }[] {
@@ -14,7 +14,7 @@ function threads(): { name: string; nice: number }[] {
   });
 }
 
-const pool = new ValidationPool(2, { warm: [] });
+const pool = new WorkerPool(2, { warm: [] });
 afterAll(() => pool.close());
 
 test.skipIf(process.platform !== "linux")("each engine worker thread runs at the lower priority; the HTTP thread keeps its own", async () => {

@@ -41,7 +41,7 @@ interface Prepared {
  * decoded again), the PDF kind, the XML. All read the caller's input, so they run in a worker.
  */
 async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: StoredTemplate | undefined, signal: AbortSignal): Promise<Prepared> {
-  const engine = ctx.deps.validation();
+  const engine = ctx.deps.workers();
   let design: TemplateDefinitionInput | undefined;
   if (stored) {
     const checked = storedDefinition(stored);
@@ -99,13 +99,13 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     const { generated, pdf } = await unmetered(ctx, (signal) => prepare(ctx, body, stored, signal));
     const { output, result } = await metered(ctx, async (signal) => {
       // Drawing a long invoice takes a while: it happens in an engine worker, not on the HTTP thread.
-      const file = pdf ? await ctx.deps.validation().renderPdf(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now: ctx.deps.clock() }, signal) : generated.bytes;
+      const file = pdf ? await ctx.deps.workers().renderPdf(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now: ctx.deps.clock() }, signal) : generated.bytes;
       if (body.verify === false) return { output: file, result: unverified(generated) };
       // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
       const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
       // Generated output is judged under the organization's default channel.
       const ruleset = rulesetChoice(ctx, null);
-      const outcome = await ctx.deps.validation().validate({ bytes: judged, record: generated.record, ruleset }, signal);
+      const outcome = await ctx.deps.workers().validate({ bytes: judged, record: generated.record, ruleset }, signal);
       if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
       return { output: file, result: { ...outcome.result, verified: true } };
     });

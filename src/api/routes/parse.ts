@@ -38,7 +38,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syn
   },
   async handle(ctx, { body, query }) {
     if (body.bytes.byteLength === 0) throw badRequest("the request body is empty; send the invoice XML or hybrid PDF as the raw body");
-    const parsed = await metered(ctx, (signal) => ctx.deps.validation().parse(body.bytes, query.format, signal));
+    const parsed = await metered(ctx, (signal) => ctx.deps.workers().parse(body.bytes, query.format, signal));
     ctx.headers.set("x-syntax", parsed.format);
     if (parsed.profileDetected) ctx.headers.set("x-profile-detected", parsed.profileDetected);
     return parsed;

@@ -33,7 +33,7 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
   },
   async handle(ctx, { body }) {
     // The logo is caller bytes to decode: an engine worker checks it, under the queue and deadline.
-    const problems = await unmetered(ctx, (signal) => ctx.deps.validation().designProblems(body.definition, signal));
+    const problems = await unmetered(ctx, (signal) => ctx.deps.workers().designProblems(body.definition, signal));
     if (problems.length) throw badRequest(`the template cannot be drawn: ${problems.map((p) => p.message).join("; ")}`, problems.map((p) => ({ ...p, keyword: "logo" })));
     return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller.org.id, body.name, body.definition);
   },

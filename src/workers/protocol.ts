@@ -1,6 +1,6 @@
 import { EngineUnavailable } from "../engine/admission";
 import { DomainError } from "../errors/domain-error";
-import type { ValidateRequest } from "./validate";
+import type { ValidateRequest } from "../validation/validate";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { TemplateDefinitionInput } from "../templates/definition";

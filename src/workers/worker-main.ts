@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
 import { rulesetBundle } from "../assets/bundle";
-import { createEngine } from "./engine";
-import { validateDocument } from "./validate";
+import { createEngine } from "../validation/engine";
+import { validateDocument } from "../validation/validate";
 import { isPdf } from "../pdf/sniff";
-import { failureReply, type WorkerReply, type WorkerRequest } from "./worker-protocol";
-import { lowerThreadPriority } from "./worker-priority";
+import { failureReply, type WorkerReply, type WorkerRequest } from "./protocol";
+import { lowerThreadPriority } from "./priority";
 
 /**
  * An engine worker: holds its own compiled schemas and stylesheets and judges one document at a

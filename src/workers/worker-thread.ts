@@ -1,5 +1,5 @@
 import { EngineUnavailable } from "../engine/admission";
-import { errorOf, type WorkerReply, type WorkerRequest } from "./worker-protocol";
+import { errorOf, type WorkerReply, type WorkerRequest } from "./protocol";
 
 interface Job {
   resolve: (value: unknown) => void;
@@ -7,11 +7,11 @@ interface Job {
 }
 
 /**
- * One engine worker and the jobs sent to it. Every job settles exactly once: with the worker's
- * reply, or with an `EngineUnavailable` when the worker fails to load, dies, or is stopped. A job
- * sent before the worker listens waits here, where stopping the worker reaches it too.
+ * One worker thread as the pool holds it, and the jobs sent to it. Every job settles exactly once:
+ * with the worker's reply, or with an `EngineUnavailable` when the worker fails to load, dies, or is
+ * stopped. A job sent before the worker listens waits here, where stopping the worker reaches it too.
  */
-export class EngineWorker {
+export class WorkerThread {
   private readonly jobs = new Map<number, Job>();
   private unsent: WorkerRequest[] = [];
   private state: "loading" | "listening" | "stopped" = "loading";

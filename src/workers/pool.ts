@@ -1,11 +1,11 @@
 import { EngineUnavailable } from "../engine/admission";
-import type { ValidateOutcome, ValidateRequest } from "./validate";
-import type { WorkerRequest } from "./worker-protocol";
+import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
+import type { WorkerRequest } from "./protocol";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { Parsed } from "../generate/parse";
 import type { TemplateDefinitionInput } from "../templates/definition";
-import { EngineWorker } from "./engine-worker";
+import { WorkerThread } from "./worker-thread";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
@@ -36,11 +36,11 @@ export interface PoolOptions {
 
 // smol: a collector that runs sooner, so hybrid PDF validations (pdf-lib garbage) peak lower, at no
 // measurable cost in validations per second.
-const startWorker = () => new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
+const startWorker = () => new Worker(new URL("./worker-main.ts", import.meta.url).href, { smol: true });
 
 interface Slot {
   /** Absent after its worker failed to load, until a job after `restartDelayMs` starts another. */
-  worker?: EngineWorker;
+  worker?: WorkerThread;
   failure?: { error: EngineUnavailable; at: number };
   /** A job holds the slot from its start until it settles. */
   busy: boolean;
@@ -51,9 +51,9 @@ interface Slot {
  * runs in one, off the thread that answers HTTP. Admission (engine/admission.ts) already bounds how
  * many jobs run at once to the pool size; the pool hands each job an idle worker. A job cut off by
  * its deadline takes its worker with it: the worker is terminated and replaced, so no request holds
- * a worker past the deadline. Every job settles (engine-worker.ts), so every slot comes free.
+ * a worker past the deadline. Every job settles (worker-thread.ts), so every slot comes free.
  */
-export class ValidationPool {
+export class WorkerPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
@@ -153,15 +153,15 @@ export class ValidationPool {
     throw new EngineUnavailable("no engine worker is free", false, 1);
   }
 
-  private start(slot: Slot): EngineWorker {
-    const worker: EngineWorker = new EngineWorker(this.createWorker(), this.loadTimeoutMs, (reason, loaded) => this.lost(slot, worker, reason, loaded));
+  private start(slot: Slot): WorkerThread {
+    const worker: WorkerThread = new WorkerThread(this.createWorker(), this.loadTimeoutMs, (reason, loaded) => this.lost(slot, worker, reason, loaded));
     slot.worker = worker;
     slot.failure = undefined;
     return worker;
   }
 
   /** A later worker in a slot starts warm, like the first ones after `ready()`. */
-  private restart(slot: Slot): EngineWorker {
+  private restart(slot: Slot): WorkerThread {
     const worker = this.start(slot);
     // The warm-up is a job of the worker, not of the slot: it holds no slot, and it fails with the
     // worker when that is stopped.
@@ -169,11 +169,11 @@ export class ValidationPool {
     return worker;
   }
 
-  private warmUp(worker: EngineWorker): Promise<unknown> {
+  private warmUp(worker: WorkerThread): Promise<unknown> {
     return worker.send({ id: this.nextId++, kind: "warm", entries: this.warm });
   }
 
-  private replace(slot: Slot, worker: EngineWorker, reason: Error): void {
+  private replace(slot: Slot, worker: WorkerThread, reason: Error): void {
     worker.stop(reason);
     if (slot.worker === worker && !this.closed) this.restart(slot);
   }
@@ -182,7 +182,7 @@ export class ValidationPool {
    * A worker that stopped on its own. One that had loaded is replaced at once; one that could not
    * load would fail the same way again, so its slot refuses jobs with the reason for a while.
    */
-  private lost(slot: Slot, worker: EngineWorker, reason: EngineUnavailable, loaded: boolean): void {
+  private lost(slot: Slot, worker: WorkerThread, reason: EngineUnavailable, loaded: boolean): void {
     if (slot.worker !== worker || this.closed) return;
     if (loaded) return void this.restart(slot);
     slot.worker = undefined;
