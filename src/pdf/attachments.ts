@@ -11,8 +11,21 @@ import { decodeStream, StreamOverCap } from "./stream-decode.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
 import { readUntrustedPdf } from "./untrusted.ts";
 
-/** Accepted invoice file names, case-sensitive, in order of preference. */
-export const INVOICE_XML_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "ZUGFeRD-invoice.xml", "xrechnung.xml"] as const;
+/**
+ * The invoice file names a hybrid is read for, case-sensitive, in order of preference. All but
+ * ZUGFeRD 1.0's are the HybridDocumentFilename code list; that one is read too, so its invoice is
+ * refused as ZUGFeRD 1.0 instead of reported missing.
+ */
+const INVOICE_FILES = [
+  { name: "factur-x.xml", codeList: true },
+  { name: "zugferd-invoice.xml", codeList: true }, // ZUGFeRD 2.0
+  { name: "ZUGFeRD-invoice.xml", codeList: false }, // ZUGFeRD 1.0
+  { name: "xrechnung.xml", codeList: true },
+] as const;
+
+export const INVOICE_XML_NAMES = INVOICE_FILES.map((f) => f.name);
+/** The HybridDocumentFilename code list: the names fx:DocumentFileName and the attachment may have. */
+export const HYBRID_FILE_NAMES: readonly string[] = INVOICE_FILES.filter((f) => f.codeList).map((f) => f.name);
 
 export interface PdfAttachment {
   /** File name: /UF, else /F, else the key in the EmbeddedFiles name tree. */

@@ -9,7 +9,7 @@ import { hybridConformanceLevels } from "../profiles/lookup.ts";
 import type { ProfileRecord } from "../profiles/record.ts";
 import { parseXml } from "../syntax/xml-reader.ts";
 import type { Severity, ValidationFinding } from "../validation/result.ts";
-import { INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
+import { HYBRID_FILE_NAMES, INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
 import { FACTURX_NAMESPACE } from "./xmp.ts";
 
 export type HybridRuleId = `BR-HYBRID-${string}`;
@@ -29,8 +29,6 @@ const INVOICE_NAMESPACES = [FACTURX_NAMESPACE, ZUGFERD2_XMP_NAMESPACE];
 /** HybridDocumentType code list, as far as invoices go (ORDER & co. belong to Order-X). */
 const DOCUMENT_TYPES = ["INVOICE"];
 const CONFORMANCE_LEVELS = hybridConformanceLevels();
-/** HybridDocumentFilename code list for invoices (zugferd-invoice.xml: ZUGFeRD 2.0). */
-const FILE_NAMES = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"];
 /** HybridDocumentVersion code list; an XRECHNUNG level carries the XRechnung version instead. */
 const VERSIONS = ["1.0", "1p0", "2p0", "2p1", "2p2"];
 const XRECHNUNG_VERSION = /^\d+\.\d+(\.\d+)?$/;
@@ -165,7 +163,7 @@ const CHECKS: Record<string, Check> = {
 
   "BR-HYBRID-06": codeListCheck("DocumentType", (v) => DOCUMENT_TYPES.includes(v), DOCUMENT_TYPES.join(", ")),
   "BR-HYBRID-07": codeListCheck("ConformanceLevel", (v) => CONFORMANCE_LEVELS.includes(v), CONFORMANCE_LEVELS.join(", ")),
-  "BR-HYBRID-08": codeListCheck("DocumentFileName", (v) => FILE_NAMES.includes(v), FILE_NAMES.join(", ")),
+  "BR-HYBRID-08": codeListCheck("DocumentFileName", (v) => HYBRID_FILE_NAMES.includes(v), HYBRID_FILE_NAMES.join(", ")),
   "BR-HYBRID-09": codeListCheck(
     "Version",
     (v, c) => VERSIONS.includes(v) || (c.xmp?.fx.ConformanceLevel === "XRECHNUNG" && XRECHNUNG_VERSION.test(v)),
@@ -209,7 +207,7 @@ const CHECKS: Record<string, Check> = {
   },
 
   "BR-HYBRID-13": (c) =>
-    FILE_NAMES.includes(c.invoiceName) ? [] : [{ message: `the invoice is embedded as ${quote(c.invoiceName)}; allowed: ${FILE_NAMES.join(", ")}`, location: attachmentLocation(c.invoiceName) }],
+    HYBRID_FILE_NAMES.includes(c.invoiceName) ? [] : [{ message: `the invoice is embedded as ${quote(c.invoiceName)}; allowed: ${HYBRID_FILE_NAMES.join(", ")}`, location: attachmentLocation(c.invoiceName) }],
 
   "BR-HYBRID-14": (c) => {
     const declared = c.xmp?.fx.DocumentFileName;
