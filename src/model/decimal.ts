@@ -53,45 +53,16 @@ export function add(a: Decimal, b: Decimal): Decimal {
   return render(x + y, scale);
 }
 
-/** a - b, exact. */
-export function subtract(a: Decimal, b: Decimal): Decimal {
-  const [x, y, scale] = align(a, b);
-  return render(x - y, scale);
-}
-
-/** a * b, exact; decimals add up ("1.5" * "1.25" = "1.875"). */
-export function multiply(a: Decimal, b: Decimal): Decimal {
-  const x = parse(a);
-  const y = parse(b);
-  return render(x.units * y.units, x.scale + y.scale);
-}
-
 /** Sum of any number of decimals; "0" for none. */
 export function sum(values: readonly Decimal[]): Decimal {
   return values.reduce(add, "0");
 }
 
-/** -1, 0 or 1 as a is less than, equal to or greater than b, by value ("1.0" equals "1"). */
-export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
-  const [x, y] = align(a, b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** True when a and b are the same number, whatever their written decimals. */
-export function equals(a: Decimal, b: Decimal): boolean {
-  return compare(a, b) === 0;
-}
-
 /**
- * How a tie (exactly half-way) is rounded:
- * - `half-up`: away from zero, the commercial rule (2.345 -> 2.35, -2.345 -> -2.35);
- * - `half-ceiling`: towards positive infinity, what XPath `round()` does and therefore what the
- *   Schematron rules compute (-2.345 -> -2.34).
+ * Exactly `places` decimals (>= 0), a tie rounded away from zero, the commercial rule ("5" -> "5.00",
+ * "2.345" -> "2.35", "-2.345" -> "-2.35").
  */
-export type RoundingMode = "half-up" | "half-ceiling";
-
-/** Rounds to `places` decimals (>= 0); the result has exactly `places` decimals. */
-export function round(value: Decimal, places: number, mode: RoundingMode = "half-up"): Decimal {
+export function toFixed(value: Decimal, places: number): Decimal {
   if (!Number.isInteger(places) || places < 0) throw new RangeError(`bad number of places: ${places}`);
   const x = parse(value);
   if (x.scale <= places) return render(rescale(x, places), places);
@@ -100,20 +71,9 @@ export function round(value: Decimal, places: number, mode: RoundingMode = "half
   const magnitude = negative ? -x.units : x.units;
   const quotient = magnitude / divisor;
   const twiceRemainder = (magnitude % divisor) * 2n;
-  const roundsAway = twiceRemainder > divisor || (twiceRemainder === divisor && (mode === "half-up" || !negative));
+  const roundsAway = twiceRemainder >= divisor;
   const rounded = roundsAway ? quotient + 1n : quotient;
   return render(negative ? -rounded : rounded, places);
-}
-
-/** Formats with exactly `places` decimals, rounding half-up when it has more ("5" -> "5.00"). */
-export function toFixed(value: Decimal, places: number): Decimal {
-  return round(value, places, "half-up");
-}
-
-/** `percent` % of `base`, exact ("200" at "19" = "38.00"); round the result where the rules say. */
-export function percentOf(base: Decimal, percent: Decimal): Decimal {
-  const product = parse(multiply(base, percent));
-  return render(product.units, product.scale + 2);
 }
 
 /** -a. */
