@@ -49,7 +49,7 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = { bodyTimeoutMs: 20_000, metr
 export type RuleEngineChoice = "native" | "saxonjs";
 
 /** Everything `serve` runs with. */
-export interface ServerSettings {
+interface ServerSettings {
   port: number;
   databasePath: string;
   requestDeadlineMs: number;

@@ -45,7 +45,7 @@ function randomSecret(): string {
   return out.join("");
 }
 
-export interface CreatedKey {
+interface CreatedKey {
   keyId: string;
   key: string;
   orgId: string;
@@ -63,7 +63,7 @@ export function createKey(db: Db, clock: Clock, org: Organization, mode: string,
   return { keyId, key, orgId: org.id, livemode: mode === "live" };
 }
 
-export interface KeyListing {
+interface KeyListing {
   keyId: string;
   label: string | null;
   livemode: boolean;

@@ -11,7 +11,7 @@ export type Organization = typeof organizations.$inferSelect & { plan: PlanKey }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface CreateOrgInput {
+interface CreateOrgInput {
   name: string;
   plan?: string;
   billingDay?: number;

@@ -19,7 +19,7 @@ export type Spend = {
   windowStart: string;
 };
 
-export interface QuotaStatus {
+interface QuotaStatus {
   limit: number;
   used: number;
   remaining: number;

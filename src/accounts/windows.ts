@@ -2,7 +2,7 @@
  * Quota windows. Live keys count from the organization's billing day to the same day next month
  * (UTC midnight); test keys count per UTC calendar month.
  */
-export interface Window {
+interface Window {
   start: Date;
   end: Date;
 }

@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from "../errors/error-codes";
 import { RESPONSE_HEADERS } from "./headers";
 import type { RouteDef } from "./route";
 
-export const API_VERSION = "0.2.0";
+const API_VERSION = "0.2.0";
 
 /** TypeBox schemas are JSON Schema already; this drops TypeBox's symbol-keyed bookkeeping. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema));

@@ -47,7 +47,7 @@ function authenticated(deps: Deps, request: Request, clientAddress: string, head
   }
 }
 
-export interface Incoming {
+interface Incoming {
   request: Request;
   params: Record<string, string>;
   clientAddress: string;

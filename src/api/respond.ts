@@ -2,7 +2,7 @@ import { DomainError } from "../errors/domain-error";
 import { ApiError, ConnectionFault, newIncidentId } from "./errors";
 import { applyStandardHeaders } from "./headers";
 
-export function jsonResponse(status: number, payload: unknown, headers?: Record<string, string>): Response {
+function jsonResponse(status: number, payload: unknown, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(payload), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },

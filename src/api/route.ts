@@ -41,7 +41,7 @@ export interface BinaryBody {
   contentType: string;
 }
 
-export interface RouteDoc {
+interface RouteDoc {
   summary: string;
   description?: string;
   tags: string[];

@@ -32,7 +32,7 @@ export function prepareSchema(schema: TSchema, what: "body" | "query"): void {
 }
 
 /** The spec's path rules: a missing top-level property is named bare, a nested one reports its parent. */
-export function toFieldError(error: ErrorObject): FieldError {
+function toFieldError(error: ErrorObject): FieldError {
   if (error.keyword === "required") {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     return { path: error.instancePath === "" ? missing : error.instancePath, message: error.message ?? `must have required property '${missing}'`, keyword: "required" };

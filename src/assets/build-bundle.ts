@@ -17,7 +17,7 @@ export type BundledEntry = IndexEntry & {
  * `<xsl:attribute name="id">`, SchXslt as a literal `id` attribute; Factur-X EXTENDED has no id at all
  * and names the rule only as a `[BR-xx]-` prefix of the message, which the findings read the same way.
  */
-export function ruleIdsOf(xslt: string): string[] {
+function ruleIdsOf(xslt: string): string[] {
   const ids = new Set<string>();
   for (const element of xslt.matchAll(/<svrl:(failed-assert|successful-report)\b([\s\S]*?)<\/svrl:\1>/g)) {
     const body = element[2];

@@ -24,7 +24,7 @@ import { memoryTargetMiB } from "../config";
  * them later, so `serve` re-executes itself with them set: execve keeps the pid, open descriptors
  * and arguments, and happens before anything is loaded or printed.
  */
-export const MEMORY_TARGET_ENV = "MEMORY_TARGET_MIB";
+const MEMORY_TARGET_ENV = "MEMORY_TARGET_MIB";
 const JSC_RAM_SIZE = "BUN_JSC_forceRAMSize";
 const MIB = 1024 * 1024;
 

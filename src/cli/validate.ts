@@ -9,7 +9,7 @@ import { UsageError } from "../config";
 
 
 /** `layers`: what each validation layer did (the `--json` output shows it). */
-export type FileVerdict = { file: string; result: ValidationResult; layers: LayerResult[] } | { file: string; error: string };
+type FileVerdict = { file: string; result: ValidationResult; layers: LayerResult[] } | { file: string; error: string };
 
 /**
  * `einvoice validate FILE...`: judges files in this process with the same `validateDocument` the API
@@ -54,7 +54,7 @@ export function exitCode(verdicts: FileVerdict[]): number {
   return verdicts.every((v) => "result" in v && v.result.valid) ? 0 : 1;
 }
 
-export function humanLines(verdict: FileVerdict): string[] {
+function humanLines(verdict: FileVerdict): string[] {
   if ("error" in verdict) return [`ERROR ${verdict.file}: ${verdict.error}`];
   const r = verdict.result;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

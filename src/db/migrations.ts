@@ -14,7 +14,7 @@ export const migrationSql: Record<string, string> = {
   "0002_pdf_templates": pdfTemplates,
 };
 
-export interface MigrationMeta {
+interface MigrationMeta {
   sql: string[];
   bps: boolean;
   folderMillis: number;

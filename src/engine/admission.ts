@@ -19,7 +19,7 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>;
 }
 
-export interface AdmissionOptions {
+interface AdmissionOptions {
   concurrency: number;
   maxQueue: number;
   /**

@@ -32,7 +32,7 @@ export function resolveProfile({ standard, profile, facturxProfile }: Selectors)
   return chosen;
 }
 
-export type WritableRecord = ProfileRecord & { syntax: En16931Syntax; write: Writing };
+type WritableRecord = ProfileRecord & { syntax: En16931Syntax; write: Writing };
 
 const writable = (record: ProfileRecord): record is WritableRecord => record.write !== undefined && isEn16931Syntax(record.syntax);
 

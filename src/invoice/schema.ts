@@ -33,7 +33,7 @@ export const Address = closed(
   "postal address",
 );
 
-export const PeppolAddress = closed(
+const PeppolAddress = closed(
   {
     schemeId: Type.String({ minLength: 4, maxLength: 4, description: "EAS scheme of the electronic address, e.g. 0088, 0192, 9930, 0106, 0190, 9947" }),
     id: text(200, "the electronic address within the scheme", 1),
@@ -87,7 +87,7 @@ export const InvoiceLine = Type.Recursive(
   { $id: "InvoiceLine", title: "InvoiceLine" },
 );
 
-export const TaxSummary = closed(
+const TaxSummary = closed(
   {
     vatCategoryCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-118 VAT category code" }),
     vatRate: Type.Number({ minimum: 0, maximum: 100, description: "BT-119 VAT rate in percent" }),

@@ -40,7 +40,7 @@ export interface PdfAttachment {
   inAssociatedFiles: boolean;
 }
 
-export interface PdfMetadata {
+interface PdfMetadata {
   attachments: PdfAttachment[];
   /** The catalog's XMP metadata packet as text, when present and readable. */
   xmp?: string;
@@ -54,7 +54,7 @@ export type PdfExtraction =
   | { ok: false; reason: "unreadable-pdf" | "over-budget"; message: string };
 
 /** Limits below the defaults of budget.ts (tests). */
-export type ExtractOptions = Partial<PdfLimits>;
+type ExtractOptions = Partial<PdfLimits>;
 
 /**
  * The embedded invoice is held to the XML reading policy's size before it is inflated further (real

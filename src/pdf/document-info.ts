@@ -4,7 +4,7 @@
 import type { Invoice } from "../model/index.ts";
 import { languageFor } from "./labels.ts";
 
-export interface DocumentInfo {
+interface DocumentInfo {
   title: string;
   author: string;
   subject: string;

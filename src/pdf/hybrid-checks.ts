@@ -12,9 +12,9 @@ import type { Severity, ValidationFinding } from "../validation/result.ts";
 import { HYBRID_FILE_NAMES, INVOICE_XML_NAMES, type PdfAttachment, type PdfExtraction } from "./attachments.ts";
 import { FACTURX_NAMESPACE } from "./xmp.ts";
 
-export type HybridRuleId = `BR-HYBRID-${string}`;
+type HybridRuleId = `BR-HYBRID-${string}`;
 
-export interface HybridRule {
+interface HybridRule {
   id: HybridRuleId;
   /** `error` where the specification says SHALL, `warning` where it says SHOULD. */
   severity: Severity;
@@ -60,14 +60,14 @@ export const HYBRID_RULES: readonly HybridRule[] = [
 // --- what the checks read --------------------------------------------------------------------
 
 /** An extension schema description (`pdfaExtension:schemas/rdf:Bag/rdf:li`). */
-export interface XmpExtensionSchema {
+interface XmpExtensionSchema {
   namespaceURI: string;
   prefix?: string;
   /** `pdfaProperty:name` of every declared property. */
   properties: string[];
 }
 
-export interface XmpFacts {
+interface XmpFacts {
   /** Why the packet could not be read; everything else is then empty. */
   unreadable?: string;
   pdfaPart?: string;
@@ -78,7 +78,7 @@ export interface XmpFacts {
   schemas: XmpExtensionSchema[];
 }
 
-export interface HybridContext {
+interface HybridContext {
   /** Name under which the invoice XML was found. */
   invoiceName: string;
   attachments: PdfAttachment[];
@@ -243,7 +243,7 @@ export function hybridFindings(extraction: Extract<PdfExtraction, { ok: true }>,
   return checkHybrid(context);
 }
 
-export function checkHybrid(context: HybridContext): ValidationFinding[] {
+function checkHybrid(context: HybridContext): ValidationFinding[] {
   const findings: ValidationFinding[] = [];
   for (const rule of HYBRID_RULES) {
     for (const v of CHECKS[rule.id]!(context)) {

@@ -11,7 +11,7 @@ import { savePdfA } from "./pdfa.ts";
 import type { TemplateDefinitionInput } from "../templates/definition.ts";
 import { renderInvoice, type Template } from "./render.ts";
 
-export interface HybridPdfInput {
+interface HybridPdfInput {
   /** The CII XML exactly as it is embedded (what `generateXml` returned). */
   xml: Uint8Array;
   /** The same invoice as a model, for the visible pages and the metadata. */

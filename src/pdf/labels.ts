@@ -449,7 +449,7 @@ const COUNTRY_LANGUAGE: Record<string, string> = {
 };
 
 /** The language codes a template may ask for instead of the seller country's. */
-export const LANGUAGE_CODES = Object.keys(LANGUAGES);
+const LANGUAGE_CODES = Object.keys(LANGUAGES);
 
 /**
  * The page language: `override` (a template's choice, one of LANGUAGE_CODES) when given and not

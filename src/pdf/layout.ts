@@ -95,7 +95,7 @@ export function drawString(page: PDFPage, text: string, x: number, y: number, st
   page.drawText(text, { x, y, size: style.size, color: style.color ?? INK });
 }
 
-export interface FlowOptions {
+interface FlowOptions {
   size?: [number, number];
   margin: { top: number; right: number; bottom: number; left: number };
   /** Runs on every new page before anything else is drawn (the test-key watermark). */

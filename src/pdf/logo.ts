@@ -8,15 +8,13 @@
 import { inflateSync } from "node:zlib";
 import type { Result } from "../errors/result.ts";
 
-export type LogoMediaType = "image/png" | "image/jpeg";
-
 type LogoCheck = Result<{ width: number; height: number }>;
 
 /** The stored definition allows about 300 KB; the same bound for the decoded bytes. */
 export const MAX_LOGO_BYTES = 300_000;
 /** Pixels per side, and in all: a 80 mm logo at 600 dpi is under 1900 pixels wide. */
-export const MAX_LOGO_SIDE = 4096;
-export const MAX_LOGO_PIXELS = 8_388_608;
+const MAX_LOGO_SIDE = 4096;
+const MAX_LOGO_PIXELS = 8_388_608;
 
 const fail = (message: string): LogoCheck => ({ ok: false, message });
 

@@ -8,9 +8,9 @@ import { tagSubsets } from "./fonts.ts";
 import { SRGB_DESCRIPTION, srgbIccProfile } from "./srgb-icc.ts";
 import { xmpPacket, type FacturxDeclaration } from "./xmp.ts";
 
-export const PRODUCER = "einvoice";
+const PRODUCER = "einvoice";
 
-export interface PdfADescription {
+interface PdfADescription {
   title: string;
   author: string;
   subject: string;

@@ -19,7 +19,7 @@ import { DomainError } from "../errors/domain-error.ts";
 
 export type Template = "standard";
 
-export interface RenderOptions {
+interface RenderOptions {
   template?: Template;
   livemode: boolean;
   /**

@@ -10,7 +10,7 @@ import { savePdfA } from "./pdfa.ts";
 import type { TemplateDefinitionInput } from "../templates/definition.ts";
 import { renderInvoice, type Template } from "./render.ts";
 
-export interface VisualizationPdfInput {
+interface VisualizationPdfInput {
   /** The XML the pages show; only its digest is used (the trailer /ID). */
   xml: Uint8Array;
   model: Invoice;

@@ -5,7 +5,7 @@
 
 import { degrees, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 
-export const WATERMARK_TEXT = "SANDBOX · SPECIMEN";
+const WATERMARK_TEXT = "SANDBOX · SPECIMEN";
 const GREY = rgb(0.88, 0.88, 0.88);
 /** Share of the page diagonal the text spans. */
 const SPAN = 0.8;

@@ -12,7 +12,7 @@ export interface FacturxDeclaration {
   version: string;
 }
 
-export interface XmpFields {
+interface XmpFields {
   title: string;
   author: string;
   subject: string;

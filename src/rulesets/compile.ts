@@ -46,7 +46,7 @@ export interface BuildIndex {
   entries: IndexEntry[];
 }
 
-export type CompileEvent =
+type CompileEvent =
   | { kind: "cached"; pin: Pin }
   | { kind: "start"; pin: Pin }
   | { kind: "done"; pin: Pin; entry: IndexEntry }

@@ -5,7 +5,7 @@ import { pins as allPins, type Pin } from "./pins";
 import { sha256, type PinReader } from "./sync";
 import type { ArtifactRow } from "./seal";
 
-export interface DriftSummary {
+interface DriftSummary {
   checked: number;
   matched: number;
   mismatched: Pin[];
@@ -40,7 +40,7 @@ export async function runDriftCheck(db: Db, now: () => Date, reader: PinReader, 
   return summary;
 }
 
-export type LatestCheck = { outcome: "match" | "mismatch" | "error"; checkedAt: string; source: string };
+type LatestCheck = { outcome: "match" | "mismatch" | "error"; checkedAt: string; source: string };
 
 /** The newest check of every file that has one. */
 export function latestChecks(db: Db): Map<string, LatestCheck> {

@@ -6,7 +6,7 @@ import { utcDay } from "../clock";
  * authority where it states them (`versions.json`); the rest follows the policy below
  * (docs/rulesets.md). All functions take the day to decide for, so tests can travel in time.
  */
-export const POLICY = {
+const POLICY = {
   /** A superseded version stays reachable by exact pin this many months after its successor starts serving. */
   retainMonths: 12,
   /** Serving date of versions whose publisher states no release date: the day the project pinned them. */
@@ -26,7 +26,7 @@ export interface VersionFacts extends Pick<RulesetVersion, "key" | "version" | "
   capabilities?: string[];
 }
 
-export interface Lifecycle {
+interface Lifecycle {
   key: string;
   version: string;
   releaseDate: string | null;
@@ -52,7 +52,7 @@ function dayOf(releaseDate: string | null): string | null {
 }
 
 /** Versions of every key in serving order, with their computed dates. */
-export function lifecycles(facts: readonly VersionFacts[] = pinnedVersions): Map<string, Lifecycle[]> {
+function lifecycles(facts: readonly VersionFacts[] = pinnedVersions): Map<string, Lifecycle[]> {
   const byKey = new Map<string, Lifecycle[]>();
   for (const f of facts) {
     const row: Lifecycle = {

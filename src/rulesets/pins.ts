@@ -5,7 +5,7 @@ import { posix } from "node:path";
 import pinsJson from "../../rulesets/pins.json";
 import versionsJson from "../../rulesets/versions.json";
 
-export type PinRole = "entry" | "support";
+type PinRole = "entry" | "support";
 
 export interface Pin {
   key: string;

@@ -76,9 +76,9 @@ const integerMod97: Rewrite = {
   },
 };
 
-export const REWRITES: readonly Rewrite[] = [roundSum, integerMod97];
+const REWRITES: readonly Rewrite[] = [roundSum, integerMod97];
 
-export interface RewriteResult {
+interface RewriteResult {
   text: string;
   /** Sites changed per rewrite name (every rewrite listed, 0 when untouched). */
   counts: Record<string, number>;
@@ -135,7 +135,7 @@ interface XsltAttribute {
  * than a DOM so offsets into the original text are exact; it tracks namespace declarations so a
  * literal result element that happens to use another prefix is never touched.
  */
-export function* xsltAttributes(source: string, name = "stylesheet"): Generator<XsltAttribute> {
+function* xsltAttributes(source: string, name = "stylesheet"): Generator<XsltAttribute> {
   const scopes: Map<string, string>[] = [new Map()];
   let i = 0;
   while (true) {
@@ -211,7 +211,7 @@ const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"'
  * raw value where decoded character i starts (`raw[text.length]` = raw length), so edits made
  * on the decoded XPath can be placed in the raw text.
  */
-export function decodeAttribute(value: string): { text: string; raw: number[] } {
+function decodeAttribute(value: string): { text: string; raw: number[] } {
   let text = "";
   const raw: number[] = [];
   let i = 0;
@@ -238,7 +238,7 @@ export function decodeAttribute(value: string): { text: string; raw: number[] } 
 }
 
 /** Marks each character of an XPath expression that is code (not inside a string literal or comment). */
-export function codeMask(xpath: string): boolean[] {
+function codeMask(xpath: string): boolean[] {
   const code = new Array<boolean>(xpath.length).fill(true);
   let i = 0;
   while (i < xpath.length) {
@@ -276,7 +276,7 @@ export function codeMask(xpath: string): boolean[] {
 }
 
 /** Index of the `)` closing the `(` at `open`, ignoring parentheses in literals and comments. */
-export function matchingParen(xpath: string, code: boolean[], open: number): number {
+function matchingParen(xpath: string, code: boolean[], open: number): number {
   if (xpath[open] !== "(") throw new Error(`expected "(" at ${open} in: ${xpath}`);
   let depth = 0;
   for (let i = open; i < xpath.length; i++) {

@@ -32,9 +32,9 @@ export class HashMismatchError extends Error {
   }
 }
 
-export type SyncAction = "present" | "copied" | "downloaded";
+type SyncAction = "present" | "copied" | "downloaded";
 
-export interface SyncOptions {
+interface SyncOptions {
   /** Where pinned files are taken from; null = download from upstream. */
   mirror: string | null;
   /** Where files are written (default build/rulesets/files). */
@@ -44,7 +44,7 @@ export interface SyncOptions {
   onFile?: (pin: Pin, action: SyncAction) => void;
 }
 
-export interface SyncResult {
+interface SyncResult {
   present: number;
   copied: number;
   downloaded: number;

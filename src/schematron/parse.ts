@@ -30,7 +30,7 @@ import type {
   XsltDeclaration,
 } from "./model.ts";
 
-export const SCH_NS = "http://purl.oclc.org/dsdl/schematron";
+const SCH_NS = "http://purl.oclc.org/dsdl/schematron";
 export const XSL_NS = "http://www.w3.org/1999/XSL/Transform";
 const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
 const ELEMENT_NODE = 1;

@@ -23,7 +23,7 @@ export function severityOfFlag(flag: string | null): Severity {
 }
 
 /** The one-line verdict of the `x-validation` header. */
-export function verdictLine(result: ValidationResult): string {
+function verdictLine(result: ValidationResult): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `${result.valid ? "pass" : "fail"}; ${plural(result.errors.length, "error")}, ${plural(result.warnings.length, "warning")}`;
 }

@@ -28,7 +28,7 @@ export interface CappedXsdEngine extends XsdEngine {
 }
 
 /** Reads a pinned file by its path relative to the rulesets root (`<key>/<version>/...`). */
-export type SchemaFiles = (relativePath: string) => Uint8Array | string;
+type SchemaFiles = (relativePath: string) => Uint8Array | string;
 
 /**
  * Absolute imports in the pinned schemas, mapped to the copy kept beside the importing schema
@@ -39,7 +39,7 @@ const CATALOG: Record<string, string> = {
   "http://www.w3.org/TR/xmldsig-core/xmldsig-core-schema.xsd": "xmldsig-core-schema.xsd",
 };
 
-export interface XsdOptions {
+interface XsdOptions {
   /** Documents larger than this are refused unparsed. */
   maxBytes?: number;
 }
