@@ -3,8 +3,8 @@
 // of a schema failure (a missing nested property names its parent object as `path`).
 
 import type { InvoiceInput } from "../invoice/schema.ts";
-import type { En16931Syntax } from "../profiles/ids.ts";
 import type { Overlay } from "../profiles/record.ts";
+import type { SyntaxBinding } from "../syntax/binding.ts";
 import { fieldErrors, type FieldError } from "../errors/domain-error.ts";
 
 const TAX_CURRENCY = "/invoice/taxCurrencyCode";
@@ -37,10 +37,9 @@ function romaniaErrors(invoice: InvoiceInput): FieldError[] {
   return errors;
 }
 
-export function checkRequest(invoice: InvoiceInput, syntax: En16931Syntax, overlay: Overlay | undefined): void {
+export function checkRequest(invoice: InvoiceInput, binding: SyntaxBinding, overlay: Overlay | undefined): void {
   const errors = [...taxCurrencyErrors(invoice)];
-  // A UBL credit note has nothing to point at without the invoice it credits: fail closed.
-  if (syntax === "ubl" && invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined) {
+  if (binding.creditNoteCitesInvoice && invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined) {
     errors.push(missing("/invoice", "precedingInvoiceReference"));
   }
   if (overlay === "romania") errors.push(...romaniaErrors(invoice).filter((e) => !errors.some((x) => x.path === e.path && x.keyword === e.keyword)));

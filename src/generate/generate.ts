@@ -4,8 +4,8 @@
 
 import type { Invoice } from "../model/index.ts";
 import { toModel } from "../invoice/to-model.ts";
-import { writeUbl } from "../syntax/ubl/write.ts";
-import { writeCii, type LostField } from "../syntax/cii/write.ts";
+import type { LostField } from "../syntax/binding.ts";
+import { bindingOf } from "../syntax/registry.ts";
 import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import type { En16931Syntax, RecordId, RequestProfile, Standard } from "../profiles/ids.ts";
 import { creditNoteStandards } from "../profiles/lookup.ts";
@@ -17,7 +17,6 @@ import { resolveProfile, writerRecord } from "./profile.ts";
 import type { GenerateRequestInput } from "./request.ts";
 import { markTestMode } from "./test-mode.ts";
 import { applyFranceCtc } from "./france-ctc.ts";
-import { trimForMinimum } from "./trim.ts";
 
 export interface GeneratedXml {
   bytes: Uint8Array;
@@ -62,29 +61,21 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
     });
   }
   const record = writerRecord(request, profile);
-  const { syntax, write } = record;
-  checkRequest(invoice, syntax, write.overlay);
+  const { write } = record;
+  const binding = bindingOf(record.syntax);
+  checkRequest(invoice, binding, write.overlay);
 
   const customizationId = (write.subLines && invoice.lines.some((l) => l.subLines?.length) && write.extensionCustomizationId) || write.customizationId;
   const model = toModel(invoice, { specificationIdentifier: customizationId, businessProcessType: write.businessProcess });
   completeParties(model, invoice, write, standard);
   if (franceCtcApplies(write, invoice)) applyFranceCtc(model, invoice.businessProcessId);
   const lost = write.subLines ? [] : dropSubLines(model);
-  if (write.trim === "minimum") lost.push(...trimForMinimum(model));
-
-  let xml: string;
-  if (syntax === "ubl") {
-    xml = writeUbl(model);
-  } else {
-    const target = write.cii?.version === "D22B" ? { version: "D22B" as const, profile: write.cii.level } : { version: "D16B" as const };
-    const written = writeCii(model, target);
-    xml = written.xml;
-    lost.push(...written.lost);
-  }
-  if (!options.livemode) xml = markTestMode(xml);
+  const written = binding.write(model, write);
+  lost.push(...written.lost);
+  const xml = options.livemode ? written.xml : markTestMode(written.xml);
   return {
     bytes: new TextEncoder().encode(xml),
-    syntax,
+    syntax: binding.id,
     standard,
     profile,
     record: record.id,

@@ -4,21 +4,18 @@
 
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { fromModel } from "../invoice/from-model.ts";
-import type { Invoice } from "../model/index.ts";
 import { extractInvoiceXml } from "../pdf/attachments.ts";
+import { isEn16931Syntax, type En16931Syntax } from "../profiles/ids.ts";
 import { detect, type Format } from "../syntax/detect.ts";
-import { readCii } from "../syntax/cii/read.ts";
-import { readUbl } from "../syntax/ubl/read.ts";
+import { bindingOf } from "../syntax/registry.ts";
 import { isPdf } from "../pdf/sniff.ts";
 import { DomainError } from "../errors/domain-error.ts";
 
 export interface Parsed {
-  format: "cii" | "ubl";
+  format: En16931Syntax;
   profileDetected?: string;
   invoice: InvoiceInput;
 }
-
-const READERS: Record<"cii" | "ubl", (xml: Uint8Array) => Invoice> = { cii: readCii, ubl: readUbl };
 
 const NOT_MAPPED: Partial<Record<Format, string>> = {
   fatturapa: "FatturaPA invoices are validated (POST /v1/validate) but not parsed",
@@ -29,7 +26,7 @@ const NOT_MAPPED: Partial<Record<Format, string>> = {
 
 const failed = (message: string, details?: Record<string, unknown>) => new DomainError(400, "PARSE_FAILED", message, details);
 
-export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" | "cii" | "ubl" } = {}): Promise<Parsed> {
+export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" | En16931Syntax } = {}): Promise<Parsed> {
   let xml = bytes;
   const hybrid = isPdf(bytes);
   if (hybrid) {
@@ -39,7 +36,7 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
   }
   const detection = detect(xml, { hint: options.hint ?? "auto", hybrid });
   const format = detection.format;
-  if (format !== "cii" && format !== "ubl") {
+  if (!isEn16931Syntax(format)) {
     const why = NOT_MAPPED[format] ?? `the document is in no supported e-invoice syntax${detection.note ? ` (${detection.note})` : ""}`;
     throw failed(why, { format });
   }
@@ -48,7 +45,7 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
   try {
     // A value the JSON invoice cannot take (a quantity that is not a number) is the document's
     // fault as much as malformed XML is, so reading the values is inside the refusal too.
-    invoice = fromModel(READERS[format](xml));
+    invoice = fromModel(bindingOf(format).read(xml));
   } catch (error) {
     throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
   }

@@ -5,8 +5,7 @@
 import { writeHybridPdf } from "../pdf/hybrid.ts";
 import { recordById } from "../profiles/lookup.ts";
 import { writeVisualizationPdf } from "../pdf/visualization.ts";
-import { readCii } from "../syntax/cii/read.ts";
-import { readUbl } from "../syntax/ubl/read.ts";
+import { bindingOf } from "../syntax/registry.ts";
 import { pdfKindOf, type GeneratedXml } from "./generate.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import type { TemplateDefinitionInput } from "../templates/definition.ts";
@@ -33,7 +32,7 @@ export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate:
 }
 
 export async function renderPdfOutput(generated: GeneratedXml, kind: PdfKind, request: PdfRequest): Promise<Uint8Array> {
-  const model = generated.syntax === "cii" ? readCii(generated.bytes) : readUbl(generated.bytes);
+  const model = bindingOf(generated.syntax).read(generated.bytes);
   const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, design: request.design, now: request.now };
   return kind === "hybrid" ? writeHybridPdf({ ...common, record: recordById(generated.record) }) : writeVisualizationPdf(common);
 }

@@ -3,11 +3,13 @@ import { compileXPath } from "../native/xpath/compile";
 import { Scope, type Evaluate } from "../native/xpath/context";
 import { CompileSession } from "../native/xpath/session";
 import { itemString } from "../native/xpath/values";
+import type { En16931Syntax } from "../profiles/ids";
+import { bindingOf } from "../syntax/registry";
 
 /**
  * The few business terms the pipeline itself needs (France CTC context, the BR-CO-25 advisory),
- * read with namespace-agnostic XPath so UBL Invoice, UBL CreditNote and CII share one table. They
- * are read from the tree the native rule engine judges, so the document is parsed once.
+ * read with the XPath each syntax binding gives (src/syntax/<name>/binding.ts). They are read from
+ * the tree the native rule engine judges, so the document is parsed once.
  */
 export interface DocumentFacts {
   /** BT-23 business process type. */
@@ -22,36 +24,17 @@ export interface DocumentFacts {
   paymentTerms?: string;
 }
 
-const ln = (name: string) => `*[local-name()='${name}']`;
-const path = (...names: string[]) => names.map(ln).join("/");
-
-const UBL: Record<keyof DocumentFacts, string> = {
-  businessProcess: `/*/${ln("ProfileID")}`,
-  sellerCountry: `/*/${path("AccountingSupplierParty", "Party", "PostalAddress", "Country", "IdentificationCode")}`,
-  amountDue: `/*/${path("LegalMonetaryTotal", "PayableAmount")}`,
-  dueDate: `(/*/${ln("DueDate")} | /*/${path("PaymentMeans", "PaymentDueDate")})[1]`,
-  paymentTerms: `/*/${path("PaymentTerms", "Note")}`,
-};
-
-const CII: Record<keyof DocumentFacts, string> = {
-  businessProcess: `/*/${path("ExchangedDocumentContext", "BusinessProcessSpecifiedDocumentContextParameter", "ID")}`,
-  sellerCountry: `//${path("SellerTradeParty", "PostalTradeAddress", "CountryID")}`,
-  amountDue: `//${path("SpecifiedTradeSettlementHeaderMonetarySummation", "DuePayableAmount")}`,
-  dueDate: `//${path("SpecifiedTradePaymentTerms", "DueDateDateTime")}`,
-  paymentTerms: `//${path("SpecifiedTradePaymentTerms", "Description")}`,
-};
-
 type Readers = [keyof DocumentFacts, Evaluate][];
-const readers: Partial<Record<"ubl" | "cii", Readers>> = {};
+const readers: Partial<Record<En16931Syntax, Readers>> = {};
 
-function readersOf(format: "ubl" | "cii"): Readers {
-  return (readers[format] ??= (Object.entries(format === "ubl" ? UBL : CII) as [keyof DocumentFacts, string][]).map(([name, xpath]) => [
+function readersOf(format: En16931Syntax): Readers {
+  return (readers[format] ??= (Object.entries(bindingOf(format).facts) as [keyof DocumentFacts, string][]).map(([name, xpath]) => [
     name,
     compileXPath(`normalize-space(string((${xpath})[1]))`, new Scope(new CompileSession(), new Map(), new Map())),
   ]));
 }
 
-export function readFacts(document: XDocument, format: "ubl" | "cii"): DocumentFacts {
+export function readFacts(document: XDocument, format: En16931Syntax): DocumentFacts {
   const facts: DocumentFacts = {};
   // A fresh frame per document: the evaluator caches context-free values per run frame.
   const runtime = { document, globals: [], locals: [] };

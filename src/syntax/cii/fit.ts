@@ -2,16 +2,9 @@
 // elements and attributes the target does not declare (or declares fewer times) are removed, and
 // every removal is reported with the business terms it carried.
 
+import type { LostField } from "../binding.ts";
 import type { XmlNode } from "../xml-writer.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
-
-/** A model field the target could not carry. */
-export interface LostField {
-  /** Business term (e.g. `BT-27`, `BG-25`), when the dropped element names one. */
-  bt?: string;
-  /** Where it would have been written, e.g. `/rsm:CrossIndustryInvoice/.../ram:Name`. */
-  xpath: string;
-}
 
 interface ChildRule {
   name: string;

@@ -4,6 +4,7 @@
 
 import { recordForId } from "../detect.ts";
 import type { FacturxLevel } from "../../profiles/ids.ts";
+import type { Writing } from "../../profiles/record.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
 import { SCHEMAS } from "./schemas.ts";
 
@@ -32,7 +33,11 @@ export function targetFacts(target: CiiTarget): TargetFacts {
  * EN 16931 id inside a hybrid PDF is the Factur-X EN16931 level.
  */
 export function targetOf(guidelineId: string, options: { hybrid?: boolean } = {}): CiiTarget {
-  const written = recordForId(guidelineId, "cii", options)?.write?.cii;
+  return writtenTarget(recordForId(guidelineId, "cii", options)?.write?.cii);
+}
+
+/** The target a record's writing facts name: D22B at its Factur-X level, otherwise D16B. */
+export function writtenTarget(written: Writing["cii"]): CiiTarget {
   return written?.version === "D22B" ? { version: "D22B", profile: written.level } : { version: "D16B" };
 }
 

@@ -4,12 +4,13 @@
 // The guideline id (BT-24) is written as the model holds it: choosing it is the caller's business.
 
 import type { Invoice } from "../../model/index.ts";
+import type { Written } from "../binding.ts";
 import { always, serialize, withAttributes } from "../xml-writer.ts";
 import { writeDocumentAllowanceCharges } from "./allowances.ts";
 import type { Contribution, Part, Slot } from "./context.ts";
 import { writeDelivery, writeInvoicingPeriod } from "./delivery.ts";
 import { writeDocument } from "./document.ts";
-import { fit, type LostField } from "./fit.ts";
+import { fit } from "./fit.ts";
 import { writeLines } from "./lines.ts";
 import { writeBuyer, writePayee, writeSeller, writeTaxRepresentative } from "./party.ts";
 import { writePayment } from "./payment.ts";
@@ -19,16 +20,9 @@ import { writeTax } from "./tax.ts";
 import { writeTotals } from "./totals.ts";
 import { NAMESPACES } from "./vocabulary.ts";
 
-export type { LostField } from "./fit.ts";
 export type { CiiTarget } from "./profiles.ts";
 
-export interface CiiOutput {
-  xml: string;
-  /** Model fields present in the invoice that the target could not carry. */
-  lost: LostField[];
-}
-
-export function writeCii(invoice: Invoice, target: CiiTarget): CiiOutput {
+export function writeCii(invoice: Invoice, target: CiiTarget): Written {
   const facts = targetFacts(target);
   const contributions: Contribution[] = [
     writeDocument(invoice),

@@ -1,0 +1,37 @@
+// The one interface every EN 16931 syntax binding implements (src/syntax/<name>/binding.ts), and
+// registry.ts lists: read a document into the model, write the model as a catalogue record says,
+// and say where the few terms validation reads before judging live. Which roots make the syntax is
+// detection's data (roots.ts), which profiles it carries the catalogue's (src/profiles/).
+
+import type { Invoice } from "../model/index.ts";
+import type { En16931Syntax } from "../profiles/ids.ts";
+import type { Writing } from "../profiles/record.ts";
+import type { DocumentFacts } from "../validation/facts.ts";
+
+/** A model field present in the invoice that the output could not carry. */
+export interface LostField {
+  /** Business term (e.g. `BT-27`, `BG-25`), when the dropped element names one. */
+  bt?: string;
+  /** Where it would have been written, e.g. `/rsm:CrossIndustryInvoice/.../ram:Name`. */
+  xpath: string;
+}
+
+export interface Written {
+  xml: string;
+  lost: LostField[];
+}
+
+export interface SyntaxBinding {
+  id: En16931Syntax;
+  /** Throws on malformed XML, a DOCTYPE or a root of another syntax. */
+  read(xml: Uint8Array): Invoice;
+  /** Deterministic: the same model and writing facts always give the same bytes. */
+  write(model: Invoice, writing: Writing): Written;
+  /** Where each fact lives: an XPath that ignores namespaces, so each root of the syntax shares it. */
+  facts: Record<keyof DocumentFacts, string>;
+  /** A credit note must name the invoice it credits (BG-3), so generate refuses one without. */
+  creditNoteCitesInvoice: boolean;
+}
+
+/** `a/b` as a path of elements in any namespace. */
+export const anyNamespace = (...names: string[]) => names.map((name) => `*[local-name()='${name}']`).join("/");
