@@ -18,12 +18,12 @@ const SECRET_LENGTH = 40;
  */
 const KEY_FORMAT = /^svc_(?:(live|test)_)?[A-Za-z0-9]{32,128}$/;
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return new Bun.CryptoHasher("sha256").update(key).digest("hex");
 }
 
 /** The mode a key string claims: only the prefix decides, and the hash covers the prefix. */
-export function keyFormat(key: string): { livemode: boolean } | null {
+function keyFormat(key: string): { livemode: boolean } | null {
   const match = KEY_FORMAT.exec(key);
   if (!match) return null;
   return { livemode: match[1] !== "test" };

@@ -11,7 +11,7 @@ function utc(year: number, month: number, day: number): Date {
   return new Date(Date.UTC(year, month, day));
 }
 
-export function billingWindow(billingDay: number, now: Date): Window {
+function billingWindow(billingDay: number, now: Date): Window {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   // Billing days stop at 28, so the anchor exists in every month.
@@ -19,12 +19,8 @@ export function billingWindow(billingDay: number, now: Date): Window {
   return { start: utc(y, startMonth, billingDay), end: utc(y, startMonth + 1, billingDay) };
 }
 
-export function calendarMonthWindow(now: Date): Window {
-  return billingWindow(1, now);
-}
-
 export function windowFor(livemode: boolean, billingDay: number, now: Date): Window {
-  return livemode ? billingWindow(billingDay, now) : calendarMonthWindow(now);
+  return billingWindow(livemode ? billingDay : 1, now);
 }
 
 /** Whole seconds until `end`, at least 1 so a client never busy-loops on `Retry-After: 0`. */
