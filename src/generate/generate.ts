@@ -4,19 +4,17 @@
 
 import type { Invoice } from "../model/index.ts";
 import { toModel } from "../invoice/to-model.ts";
+import { applyOverlays, overlaysFor } from "../overlays/registry.ts";
 import type { LostField } from "../syntax/binding.ts";
 import { bindingOf } from "../syntax/registry.ts";
 import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import type { En16931Syntax, RecordId, RequestProfile, Standard } from "../profiles/ids.ts";
 import { creditNoteStandards } from "../profiles/lookup.ts";
-import type { Writing } from "../profiles/record.ts";
 import { checkRequest } from "./checks.ts";
 import { DomainError } from "../errors/domain-error.ts";
-import { completeParties } from "./parties.ts";
 import { resolveProfile, writerRecord } from "./profile.ts";
 import type { GenerateRequestInput } from "./request.ts";
 import { markTestMode } from "./test-mode.ts";
-import { applyFranceCtc } from "./france-ctc.ts";
 
 export interface GeneratedXml {
   bytes: Uint8Array;
@@ -46,9 +44,6 @@ function dropSubLines(model: Invoice): LostField[] {
   return lost;
 }
 
-const franceCtcApplies = (write: Writing, invoice: GenerateInput["invoice"]) =>
-  write.franceCtc === "always" || (write.franceCtc === "opt-in" && invoice.franceCtc === true);
-
 export function generateXml(request: GenerateInput, options: { livemode: boolean }): GeneratedXml {
   const { standard, invoice } = request;
   const profile = resolveProfile(request);
@@ -63,12 +58,12 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
   const record = writerRecord(request, profile);
   const { write } = record;
   const binding = bindingOf(record.syntax);
-  checkRequest(invoice, binding, write.overlay);
+  const overlays = overlaysFor(write, invoice);
+  checkRequest(invoice, binding, overlays);
 
   const customizationId = (write.subLines && invoice.lines.some((l) => l.subLines?.length) && write.extensionCustomizationId) || write.customizationId;
   const model = toModel(invoice, { specificationIdentifier: customizationId, businessProcessType: write.businessProcess });
-  completeParties(model, invoice, write, standard);
-  if (franceCtcApplies(write, invoice)) applyFranceCtc(model, invoice.businessProcessId);
+  applyOverlays(overlays, model, { invoice, standard, write });
   const lost = write.subLines ? [] : dropSubLines(model);
   const written = binding.write(model, write);
   lost.push(...written.lost);

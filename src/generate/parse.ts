@@ -4,6 +4,7 @@
 
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { fromModel } from "../invoice/from-model.ts";
+import { undoOverlays } from "../overlays/registry.ts";
 import { extractInvoiceXml } from "../pdf/attachments.ts";
 import { isEn16931Syntax, type En16931Syntax } from "../profiles/ids.ts";
 import { detect, type Format } from "../syntax/detect.ts";
@@ -45,7 +46,9 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
   try {
     // A value the JSON invoice cannot take (a quantity that is not a number) is the document's
     // fault as much as malformed XML is, so reading the values is inside the refusal too.
-    invoice = fromModel(bindingOf(format).read(xml));
+    const model = bindingOf(format).read(xml);
+    invoice = fromModel(model);
+    undoOverlays(model, invoice);
   } catch (error) {
     throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
   }

@@ -1,15 +1,12 @@
 // The EN 16931 model -> the API's JSON invoice, the mirror of to-model.ts, so that parse answers
 // with the field names generate takes. Optional fields absent from the source are omitted (never
-// null). What generate derives on its own is not reported back as if the caller had sent it: an
-// electronic address equal to the one generate would derive from `vatId` or `email`, a legal
-// registration id that only repeats the electronic address (the Dutch 0106 / 0190 routing), and
-// the French statutory notes.
+// null). A plain field mapping, as to-model.ts is: what generate's overlays add on top (the
+// electronic address, the Dutch legal entity id, the French notes and framework) is theirs to give
+// back or drop on parse (src/overlays/).
 
-import type { Address, Buyer, Identifier, Invoice, InvoiceLine, Seller, VatBreakdown } from "../model/index.ts";
+import type { Address, Buyer, Invoice, InvoiceLine, Note, Seller, VatBreakdown } from "../model/index.ts";
 import type { InvoiceInput, InvoiceLineShape } from "./schema.ts";
 import { numberOf } from "./to-model.ts";
-import { EMAIL_EAS, VAT_EAS_BY_COUNTRY } from "../standards/eas.ts";
-import { FRENCH_LEGAL_NOTES, FRENCH_PROCESS } from "../standards/france-ctc.ts";
 
 type ApiParty = InvoiceInput["seller"];
 
@@ -27,29 +24,16 @@ function addressFromModel(a: Address): ApiParty["address"] {
   });
 }
 
-const sameId = (a: Identifier | undefined, b: Identifier | undefined) => !!a && !!b && a.value === b.value && a.scheme === b.scheme;
-
-/** True when generate would have derived this address itself from the party's e-mail or VAT id. */
-function derivedAddress(party: Seller | Buyer): boolean {
-  const address = party.electronicAddress;
-  if (!address) return false;
-  if (address.scheme === EMAIL_EAS) return address.value === party.contact?.email;
-  return address.value === party.vatId && address.scheme === VAT_EAS_BY_COUNTRY[party.address.countryCode];
-}
-
 function partyFromModel(party: Seller | Buyer, taxId?: string): ApiParty {
-  const legal = party.legalRegistrationId;
-  const address = party.electronicAddress;
   return present({
     name: party.name,
     vatId: party.vatId,
     taxId,
-    registrationId: legal && !sameId(legal, address) ? legal.value : undefined,
+    registrationId: party.legalRegistrationId?.value,
     email: party.contact?.email,
     phone: party.contact?.telephone,
     address: addressFromModel(party.address),
     contactName: party.contact?.name,
-    peppol: address && !derivedAddress(party) ? { schemeId: address.scheme ?? "", id: address.value } : undefined,
   });
 }
 
@@ -92,18 +76,15 @@ function paymentMeansFromModel(invoice: Invoice): InvoiceInput["paymentMeans"] {
   });
 }
 
-/** The French billing frameworks the API can send as `businessProcessId`; the others mean `franceCtc` alone. */
-const API_PROCESSES: ReadonlySet<string> = new Set(["S8", "B8", "M8"]);
-
-/** The statutory mentions generate adds under the French CTC overlay are not the caller's note. */
-const isFrenchLegalNote = (n: Invoice["notes"][number]) => FRENCH_LEGAL_NOTES.some((f) => f.subjectCode === n.subjectCode && f.text === n.text);
+/** The API's one `note`: the document's notes with text, one per line. */
+export function noteOf(notes: readonly Note[]): string | undefined {
+  const texts = notes.filter((n) => n.text !== "").map((n) => n.text);
+  return texts.length ? texts.join("\n") : undefined;
+}
 
 export function fromModel(invoice: Invoice): InvoiceInput {
   const d = invoice.delivery;
   const preceding = invoice.precedingInvoices[0];
-  const notes = invoice.notes.filter((n) => n.text !== "" && !isFrenchLegalNote(n)).map((n) => n.text);
-  const process = invoice.processControl.businessProcessType;
-  const france = process !== undefined && FRENCH_PROCESS.test(process);
   const t = invoice.totals;
   return present({
     number: invoice.invoiceNumber,
@@ -116,7 +97,7 @@ export function fromModel(invoice: Invoice): InvoiceInput {
     precedingInvoiceReference: preceding && present({ id: preceding.number, issueDate: preceding.issueDate }),
     buyerReference: invoice.buyerReference,
     orderReference: invoice.purchaseOrderReference,
-    note: notes.length ? notes.join("\n") : undefined,
+    note: noteOf(invoice.notes),
     seller: partyFromModel(invoice.seller, invoice.seller.taxRegistrationId),
     buyer: partyFromModel(invoice.buyer),
     lines: invoice.lines.map(lineFromModel),
@@ -130,7 +111,5 @@ export function fromModel(invoice: Invoice): InvoiceInput {
     totalNetAmount: numberOf(t.lineNetTotal || t.taxExclusiveTotal),
     totalTaxAmount: optionalNumber(t.vatTotal) ?? 0,
     totalGrossAmount: numberOf(t.taxInclusiveTotal || t.payableAmount),
-    franceCtc: france ? true : undefined,
-    businessProcessId: france && API_PROCESSES.has(process) ? (process as "S8" | "B8" | "M8") : undefined,
   });
 }

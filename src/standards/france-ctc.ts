@@ -1,4 +1,4 @@
-// Data of the French CTC overlay (applied by src/generate/france-ctc.ts; recognised by parse).
+// Data of the French CTC overlay (src/overlays/france-ctc.ts writes and undoes it; validation reads FRENCH_PROCESS).
 
 import type { Note } from "../model/index.ts";
 

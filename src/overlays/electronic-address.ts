@@ -2,13 +2,15 @@
 // an explicit `peppol` block first, then the party's VAT id under its country's Peppol scheme
 // (a routable address beats a mailbox), then, where the standard accepts e-mail, the party's e-mail
 // under scheme EM. Peppol and XRechnung require one for each party; the Factur-X levels write one
-// when it can be derived and never refuse.
+// when it can be derived and never refuse. Parse gives an address back as `peppol` unless generate
+// would have derived it itself.
 
-import type { Identifier } from "../model/index.ts";
+import type { Buyer, Identifier, Seller } from "../model/index.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { EMAIL_EAS, VAT_EAS_BY_COUNTRY } from "../standards/eas.ts";
 import type { AddressRule } from "../profiles/record.ts";
 import { DomainError } from "../errors/domain-error.ts";
+import { ROLES, type Overlay, type Role } from "./overlay.ts";
 
 type Party = InvoiceInput["seller"];
 type Source = "peppol" | "vatId" | "email";
@@ -34,7 +36,7 @@ const WHAT: Record<Source, string> = {
   email: "email",
 };
 
-export function electronicAddressOf(party: Party, role: "seller" | "buyer", rule: AddressRule, standard: string): Identifier | undefined {
+function electronicAddressOf(party: Party, role: Role, rule: AddressRule, standard: string): Identifier | undefined {
   const { sources, required } = RULES[rule];
   for (const source of sources) {
     const id = FROM[source](party);
@@ -52,3 +54,24 @@ export function electronicAddressOf(party: Party, role: "seller" | "buyer", rule
     },
   );
 }
+
+/** True when generate would have derived this address itself from the party's e-mail or VAT id. */
+function derived(party: Seller | Buyer): boolean {
+  const address = party.electronicAddress;
+  if (!address) return false;
+  if (address.scheme === EMAIL_EAS) return address.value === party.contact?.email;
+  return address.value === party.vatId && address.scheme === VAT_EAS_BY_COUNTRY[party.address.countryCode];
+}
+
+export const electronicAddress: Overlay = {
+  party(role, target, { invoice, write, standard }) {
+    const address = electronicAddressOf(invoice[role], role, write.electronicAddress, standard);
+    if (address) target.electronicAddress = address;
+  },
+  undo(model, invoice) {
+    for (const role of ROLES) {
+      const address = model[role].electronicAddress;
+      if (address && !derived(model[role])) invoice[role].peppol = { schemeId: address.scheme ?? "", id: address.value };
+    }
+  },
+};

@@ -1,0 +1,42 @@
+// The French CTC overlay (e-invoicing reform, EXTENDED-CTC-FR and the BR-FR "Flux 2" rules), for
+// what the API's generic fields cannot say on their own:
+// - BT-23, the billing framework: `businessProcessId` when given; otherwise M1 (deposit of an
+//   invoice for goods and services), the one framework that is true of any plain invoice.
+// - The three legal mentions every French B2B invoice carries (BR-FR-05), as notes with their
+//   subject codes, worded with the statutory minimums of the Code de commerce (L441-10, D441-5):
+//   the flat EUR 40 recovery indemnity, late-payment penalties at three times the legal interest
+//   rate, no discount for early payment. A seller with other terms says so in `note` / `paymentTerms`.
+// - A French party's `registrationId` is its SIREN (scheme 0002, BR-FR-10).
+// Parse removes those notes (they are not the caller's `note`) and answers a French framework in
+// BT-23 as `franceCtc: true`, with `businessProcessId` where the API can send that framework.
+
+import type { Invoice } from "../model/index.ts";
+import { noteOf } from "../invoice/from-model.ts";
+import { DEFAULT_FRENCH_PROCESS, FRENCH_LEGAL_NOTES, FRENCH_PROCESS, SIREN_SCHEME } from "../standards/france-ctc.ts";
+import type { Overlay } from "./overlay.ts";
+
+/** The French billing frameworks the API can send as `businessProcessId`; the others mean `franceCtc` alone. */
+const API_PROCESSES: ReadonlySet<string> = new Set(["S8", "B8", "M8"]);
+
+const isLegalNote = (n: Invoice["notes"][number]) => FRENCH_LEGAL_NOTES.some((f) => f.subjectCode === n.subjectCode && f.text === n.text);
+
+export const franceCtc: Overlay = {
+  apply(model, { invoice }) {
+    model.processControl.businessProcessType = invoice.businessProcessId ?? DEFAULT_FRENCH_PROCESS;
+    const present = new Set(model.notes.map((n) => n.subjectCode));
+    model.notes.push(...FRENCH_LEGAL_NOTES.filter((n) => !present.has(n.subjectCode)));
+    for (const party of [model.seller, model.buyer]) {
+      const legal = party.legalRegistrationId;
+      if (party.address.countryCode === "FR" && legal && legal.scheme === undefined) party.legalRegistrationId = { ...legal, scheme: SIREN_SCHEME };
+    }
+  },
+  undo(model, invoice) {
+    const note = noteOf(model.notes.filter((n) => !isLegalNote(n)));
+    if (note === undefined) delete invoice.note;
+    else invoice.note = note;
+    const process = model.processControl.businessProcessType;
+    if (process === undefined || !FRENCH_PROCESS.test(process)) return;
+    invoice.franceCtc = true;
+    if (API_PROCESSES.has(process)) invoice.businessProcessId = process as "S8" | "B8" | "M8";
+  },
+};
