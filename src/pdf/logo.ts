@@ -25,7 +25,7 @@ function sized(width: number, height: number): LogoCheck {
   return { ok: true, width, height };
 }
 
-export function checkLogo(mediaType: string, bytes: Uint8Array): LogoCheck {
+function checkLogo(mediaType: string, bytes: Uint8Array): LogoCheck {
   if (bytes.length === 0) return fail("the logo is empty");
   if (bytes.length > MAX_LOGO_BYTES) return fail(`the logo has ${bytes.length} bytes; at most ${MAX_LOGO_BYTES}`);
   if (mediaType === "image/png") return checkPng(bytes);

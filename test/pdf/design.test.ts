@@ -8,7 +8,7 @@ import { generateXml } from "../../src/generate/generate.ts";
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
 import { writeHybridPdf } from "../../src/pdf/hybrid.ts";
-import { checkLogo, decodeLogo, MAX_LOGO_BYTES } from "../../src/pdf/logo.ts";
+import { decodeLogo, MAX_LOGO_BYTES } from "../../src/pdf/logo.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { writeVisualizationPdf } from "../../src/pdf/visualization.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
@@ -113,16 +113,19 @@ async function contents(pdf: Uint8Array): Promise<string[]> {
   });
 }
 
-// --- checkLogo -----------------------------------------------------------------------------------------
+// --- the logo check -------------------------------------------------------------------------------------
 
-describe("checkLogo", () => {
+/** A logo as a stored definition carries it, checked the way both the store and the renderer check it. */
+const checkLogo = (mediaType: string, bytes: Uint8Array) => decodeLogo({ mediaType, data: b64(bytes) });
+
+describe("the logo check", () => {
   test("accepts opaque PNGs of every colour type and depth, interlaced or not, and RGB/grey JPEGs", () => {
-    expect(checkLogo("image/png", LOGO)).toEqual({ ok: true, width: 240, height: 80 });
+    expect(checkLogo("image/png", LOGO)).toMatchObject({ ok: true, width: 240, height: 80 });
     expect(checkLogo("image/png", png({ width: 5, height: 3, colourType: 0, pixel: () => [128] }))).toMatchObject({ ok: true });
     expect(checkLogo("image/png", png({ width: 5, height: 3, colourType: 3, pixel: (x) => [x % 3] }))).toMatchObject({ ok: true });
     expect(checkLogo("image/png", png({ width: 5, height: 3, colourType: 2, depth: 16, pixel: () => [10, 20, 30] }))).toMatchObject({ ok: true });
     expect(checkLogo("image/png", png({ width: 13, height: 11, colourType: 2, interlaced: true, pixel: (x, y) => [x * 9, y * 9, 99] }))).toMatchObject({ ok: true, width: 13 });
-    expect(checkLogo("image/jpeg", JPEG)).toEqual({ ok: true, width: 24, height: 12 });
+    expect(checkLogo("image/jpeg", JPEG)).toMatchObject({ ok: true, width: 24, height: 12 });
     expect(checkLogo("image/jpeg", patched(JPEG, SOF + 9, [1]))).toMatchObject({ ok: true }); // the header of a grey one
   });
 
