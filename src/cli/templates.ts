@@ -5,9 +5,9 @@ import { systemClock } from "../clock";
 import { databasePath, UsageError } from "../config";
 import { findOrg } from "../accounts/orgs";
 import { AccountError } from "../accounts/errors";
-import { TemplateDefinition } from "../templates/definition";
+import { TemplateDefinition } from "../pdf/design";
 import { createTemplate, deleteTemplate, listTemplates } from "../templates/store";
-import { designProblems } from "../templates/design-check";
+import { designProblems } from "../pdf/design-check";
 
 /** `templates create --org ORG --name NAME --file DEFINITION.json | list --org ORG | delete --org ORG REF` */
 export function templatesCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {

@@ -8,7 +8,7 @@ import { writeVisualizationPdf } from "../pdf/visualization.ts";
 import { bindingOf } from "../syntax/registry.ts";
 import { pdfKindOf, type GeneratedXml } from "./generate.ts";
 import { DomainError } from "../errors/domain-error.ts";
-import type { TemplateDefinitionInput } from "../templates/definition.ts";
+import type { TemplateDefinitionInput } from "../pdf/design.ts";
 
 export type PdfKind = "hybrid" | "visualization";
 

@@ -8,7 +8,7 @@ import type { ProfileRecord } from "../profiles/record.ts";
 import { documentInfo } from "./document-info.ts";
 import { embedFonts } from "./fonts.ts";
 import { savePdfA } from "./pdfa.ts";
-import type { TemplateDefinitionInput } from "../templates/definition.ts";
+import type { TemplateDefinitionInput } from "./design.ts";
 import { renderInvoice, type Template } from "./render.ts";
 
 interface HybridPdfInput {

@@ -2,13 +2,13 @@
 // a template the document gets one blank page (interface specification: a hybrid's visible page is
 // blank unless a template is asked for). Test-key output gets the watermark under every page.
 //
-// An organization's stored design (src/templates/definition.ts) adjusts the standard template: a
+// An organization's stored design (design.ts) adjusts the standard template: a
 // logo above the seller, an accent colour for headings, rules and table headers, a footer text on
 // every page, the language, and blocks left out. Everything stays opaque (PDF/A: no transparency).
 
 import { rgb, type Color, type PDFDocument, type PDFImage } from "pdf-lib";
 import { decimal, type Address, type Invoice, type InvoiceLine } from "../model/index.ts";
-import type { TemplateDefinitionInput } from "../templates/definition.ts";
+import type { TemplateDefinitionInput } from "./design.ts";
 import type { Fonts } from "./fonts.ts";
 import { formatAmount, formatDate, formatNumber } from "./format.ts";
 import { languageFor, type Labels, type Language } from "./labels.ts";

@@ -3,7 +3,7 @@ import type { Db } from "../db/connection";
 import { pdfTemplates } from "../db/schema";
 import type { Clock } from "../clock";
 import { Value } from "@sinclair/typebox/value";
-import { TemplateDefinition, type TemplateDefinitionInput } from "./definition";
+import { TemplateDefinition, type TemplateDefinitionInput } from "../pdf/design";
 import type { Result } from "../errors/result";
 
 /** No 0/O, 1/I/L: a ref is read aloud and typed by people. */
@@ -61,7 +61,7 @@ export function deleteTemplate(db: Db, orgId: string, ref: string): boolean {
 
 /**
  * A stored definition is checked again when used: one written by an older version may no longer
- * fit the schema. Its logo is checked apart, in a worker (design-check.ts).
+ * fit the schema. Its logo is checked apart, in a worker (src/pdf/design-check.ts).
  */
 export function storedDefinition(stored: StoredTemplate): Result<{ definition: TemplateDefinitionInput }, { problems: string[] }> {
   if (Value.Check(TemplateDefinition, stored.definition)) return { ok: true, definition: stored.definition };

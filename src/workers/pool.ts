@@ -4,7 +4,7 @@ import type { WorkerRequest } from "./protocol";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
 import type { Parsed } from "../generate/parse";
-import type { TemplateDefinitionInput } from "../templates/definition";
+import type { TemplateDefinitionInput } from "../pdf/design";
 import { WorkerThread } from "./worker-thread";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";

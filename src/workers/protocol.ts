@@ -3,7 +3,7 @@ import { DomainError } from "../errors/domain-error";
 import type { ValidateRequest } from "../validation/validate";
 import type { GeneratedXml, GenerateInput } from "../generate/generate";
 import type { PdfKind, PdfRequest } from "../generate/pdf-output";
-import type { TemplateDefinitionInput } from "../templates/definition";
+import type { TemplateDefinitionInput } from "../pdf/design";
 
 /** What the pool asks of an engine worker: one job per message, answered by one reply with its id. */
 export type WorkerRequest =

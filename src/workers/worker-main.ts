@@ -46,7 +46,7 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       return { generated: generateXml(message.request, { livemode: message.livemode }), pdfKind };
     }
     case "design": {
-      const { designProblems } = await import("../templates/design-check");
+      const { designProblems } = await import("../pdf/design-check");
       return designProblems(message.definition);
     }
     case "pdf": {

@@ -23,10 +23,13 @@ const CALLER_BYTES_MODULES = [
   "/src/generate/pdf-output.ts",
   "/src/validation/validate.ts",
 ];
+/** What a PDF layout takes from a stored template: a schema the HTTP thread checks template requests against, no code. */
+const PDF_DESIGN = "/src/pdf/design.ts";
 const onHttpThread = (loaded: string[]) =>
   loaded.filter(
     (path) =>
-      ENGINE_PACKAGES.some((name) => path.includes(`/node_modules/${name}`)) || CALLER_BYTES_MODULES.some((module) => path.includes(module)),
+      !path.endsWith(PDF_DESIGN) &&
+      (ENGINE_PACKAGES.some((name) => path.includes(`/node_modules/${name}`)) || CALLER_BYTES_MODULES.some((module) => path.includes(module))),
   );
 
 test("loading the API loads no engine and no reader or writer of caller documents", () => {

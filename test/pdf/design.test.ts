@@ -12,7 +12,7 @@ import { decodeLogo, MAX_LOGO_BYTES } from "../../src/pdf/logo.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { writeVisualizationPdf } from "../../src/pdf/visualization.ts";
 import { readCii } from "../../src/syntax/cii/read.ts";
-import type { TemplateDefinitionInput } from "../../src/templates/definition.ts";
+import type { TemplateDefinitionInput } from "../../src/pdf/design.ts";
 import { PDF_CASES } from "./fixtures.ts";
 import { lacking, pageTexts, run, scratch } from "./tools.ts";
 import { chunk, png } from "./images.ts";

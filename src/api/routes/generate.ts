@@ -12,7 +12,7 @@ import { judgedProfileName, recordById } from "../../profiles/lookup";
 import { ValidationResultSchema } from "../../validation/result-schema";
 import { rulesetChoice } from "../ruleset-choice";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
-import type { TemplateDefinitionInput } from "../../templates/definition";
+import type { TemplateDefinitionInput } from "../../pdf/design";
 import type { RequestContext } from "../route";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;

@@ -1,9 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
 import { ApiError, badRequest } from "../errors";
-import { CreateTemplateRequest, TemplateDefinition, type TemplateDefinitionInput } from "../../templates/definition";
+import { TemplateDefinition, type TemplateDefinitionInput } from "../../pdf/design";
 import { createTemplate, deleteTemplate, findTemplate, listTemplates } from "../../templates/store";
 import { unmetered } from "../metering";
+
+const CreateTemplateRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    definition: TemplateDefinition,
+  },
+  { additionalProperties: false, title: "CreatePdfTemplate" },
+);
 
 const StoredTemplate = Type.Object(
   {

@@ -1,8 +1,11 @@
+// What a PDF layout takes from an organization: the design its stored templates hold (src/templates
+// keeps them). The schema is the API's too, so the OpenAPI document shows what the renderer draws.
+
 import { Type, type Static } from "@sinclair/typebox";
 
 /**
- * A stored PDF template: what an organization may change about the built-in layout. Everything is
- * optional; an empty object is the standard template.
+ * What an organization may change about the built-in layout. Everything is optional; an empty object
+ * is the standard template.
  */
 export const TemplateDefinition = Type.Object(
   {
@@ -37,11 +40,3 @@ export const TemplateDefinition = Type.Object(
 );
 
 export type TemplateDefinitionInput = Static<typeof TemplateDefinition>;
-
-export const CreateTemplateRequest = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    definition: TemplateDefinition,
-  },
-  { additionalProperties: false, title: "CreatePdfTemplate" },
-);

@@ -1,8 +1,8 @@
 // What the schema cannot see in a PDF template: its logo must decode and be drawable. The logo is
 // caller bytes, so this runs in an engine worker (or in the offline CLI), never on the HTTP thread.
 
-import type { TemplateDefinitionInput } from "./definition";
-import { decodeLogo } from "../pdf/logo";
+import type { TemplateDefinitionInput } from "./design";
+import { decodeLogo } from "./logo";
 
 /**
  * What the schema cannot see: a logo must decode and be drawable without transparency (PDF/A).
