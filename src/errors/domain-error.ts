@@ -15,7 +15,8 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
-    this.name = "DomainError";
+    // A log's stack names the class that refused (ApiError, ConnectionFault …), not only the base.
+    this.name = new.target.name;
   }
 }
 
