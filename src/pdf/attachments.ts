@@ -10,6 +10,7 @@ import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
 import { decodeStream, StreamOverCap } from "./stream-decode.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
 import { readUntrustedPdf } from "./untrusted.ts";
+import type { Result } from "../errors/result.ts";
 
 /**
  * The invoice file names a hybrid is read for, case-sensitive, in order of preference. All but
@@ -48,10 +49,10 @@ interface PdfMetadata {
   xmpProblem?: string;
 }
 
-export type PdfExtraction =
-  | ({ ok: true; xml: Uint8Array; name: (typeof INVOICE_XML_NAMES)[number] } & PdfMetadata)
-  | ({ ok: false; reason: "no-invoice-xml"; message: string } & PdfMetadata)
-  | { ok: false; reason: "unreadable-pdf" | "over-budget"; message: string };
+export type PdfExtraction = Result<
+  { xml: Uint8Array; name: (typeof INVOICE_XML_NAMES)[number] } & PdfMetadata,
+  ({ reason: "no-invoice-xml"; message: string } & PdfMetadata) | { reason: "unreadable-pdf" | "over-budget"; message: string }
+>;
 
 /** Limits below the defaults of budget.ts (tests). */
 type ExtractOptions = Partial<PdfLimits>;
