@@ -6,7 +6,7 @@ import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFArray } from "pdf-lib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
-import { hybridFindings } from "../../src/pdf/hybrid-checks.ts";
+import { hybridFindings } from "../../src/validation/hybrid-rules.ts";
 import { FACTURX_NAMESPACE } from "../../src/pdf/xmp.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { parseXml } from "../../src/syntax/xml-reader.ts";

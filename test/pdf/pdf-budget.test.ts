@@ -7,7 +7,7 @@ import { heapStats } from "bun:jsc";
 import { PDF_LIMITS, SHARED_OBJECT_NUMBERS } from "../../src/pdf/budget.ts";
 import { extractInvoiceXml, type PdfExtraction } from "../../src/pdf/attachments.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
-import { hybridFindings } from "../../src/pdf/hybrid-checks.ts";
+import { hybridFindings } from "../../src/validation/hybrid-rules.ts";
 import { validateDocument, type Engine } from "../../src/validation/validate.ts";
 import { flate, hybridPdf, objectStream, rawPdf, zeros } from "./raw-pdf.ts";
 

@@ -2,7 +2,7 @@
 // PDF and on the record of the profile the embedded XML declares. It judges the PDF, not the XML, so
 // it runs even when the XML could not be read.
 
-import { hybridFindings } from "../../pdf/hybrid-checks";
+import { hybridFindings } from "../hybrid-rules";
 import type { Layer } from "./layer";
 import type { JudgeState } from "./state";
 
