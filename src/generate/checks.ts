@@ -3,14 +3,12 @@
 // of a schema failure (a missing nested property names its parent object as `path`): the generic
 // rules, the syntax's, and those of the overlays the record switches on.
 
+import { missing, taxCurrency } from "../invoice/field-errors.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import type { Overlay } from "../overlays/overlay.ts";
 import type { SyntaxBinding } from "../syntax/binding.ts";
 import { fieldErrors, type FieldError } from "../errors/domain-error.ts";
 
-const TAX_CURRENCY = "/invoice/taxCurrencyCode";
-export const taxCurrency = (message: string): FieldError => ({ path: TAX_CURRENCY, message, keyword: "taxCurrency" });
-export const missing = (parent: string, property: string): FieldError => ({ path: parent, message: `must have required property '${property}'`, keyword: "required" });
 
 /** BT-6 and BT-111 travel together, and a second tax total in the invoice currency says nothing. */
 function taxCurrencyErrors(invoice: InvoiceInput): FieldError[] {

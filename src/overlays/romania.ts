@@ -2,7 +2,7 @@
 // addresses name their county. Checks only: the overlay writes nothing, so parse has nothing to undo.
 
 import type { FieldError } from "../errors/domain-error.ts";
-import { missing, taxCurrency } from "../generate/checks.ts";
+import { missing, taxCurrency } from "../invoice/field-errors.ts";
 import { ROLES, type Overlay } from "./overlay.ts";
 
 export const romania: Overlay = {

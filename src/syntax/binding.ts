@@ -6,7 +6,6 @@
 import type { Invoice } from "../model/index.ts";
 import type { En16931Syntax } from "../profiles/ids.ts";
 import type { Writing } from "../profiles/record.ts";
-import type { DocumentFacts } from "../validation/facts.ts";
 
 /** A model field present in the invoice that the output could not carry. */
 export interface LostField {
@@ -19,6 +18,23 @@ export interface LostField {
 export interface Written {
   xml: string;
   lost: LostField[];
+}
+
+/**
+ * The few business terms validation itself needs (the France CTC overlay's condition, the BR-CO-25
+ * advisory); each binding says where its syntax keeps them, validation/facts.ts reads them.
+ */
+export interface DocumentFacts {
+  /** BT-23 business process type. */
+  businessProcess?: string;
+  /** BT-40 seller country. */
+  sellerCountry?: string;
+  /** BT-115 amount due for payment, as written. */
+  amountDue?: string;
+  /** BT-9 payment due date. */
+  dueDate?: string;
+  /** BT-20 payment terms. */
+  paymentTerms?: string;
 }
 
 export interface SyntaxBinding {

@@ -5,25 +5,9 @@ import { CompileSession } from "../native/xpath/session";
 import { itemString } from "../native/xpath/values";
 import type { En16931Syntax } from "../profiles/ids";
 import { bindingOf } from "../syntax/registry";
+import type { DocumentFacts } from "../syntax/binding";
 
-/**
- * The few business terms the pipeline itself needs (France CTC context, the BR-CO-25 advisory),
- * read with the XPath each syntax binding gives (src/syntax/<name>/binding.ts). They are read from
- * the tree the native rule engine judges, so the document is parsed once.
- */
-export interface DocumentFacts {
-  /** BT-23 business process type. */
-  businessProcess?: string;
-  /** BT-40 seller country. */
-  sellerCountry?: string;
-  /** BT-115 amount due for payment, as written. */
-  amountDue?: string;
-  /** BT-9 payment due date. */
-  dueDate?: string;
-  /** BT-20 payment terms. */
-  paymentTerms?: string;
-}
-
+/** Read from the tree the native rule engine judges, so the document is parsed once. */
 type Readers = [keyof DocumentFacts, Evaluate][];
 const readers: Partial<Record<En16931Syntax, Readers>> = {};
 

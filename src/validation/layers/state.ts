@@ -12,7 +12,8 @@ import type { JudgedArtifactRow } from "../../rulesets/seal";
 import type { En16931Syntax } from "../../profiles/ids";
 import type { CappedXsdEngine } from "../xsd";
 import type { RuleEngines } from "../rule-engines";
-import { readFacts, type DocumentFacts } from "../facts";
+import { readFacts } from "../facts";
+import type { DocumentFacts } from "../../syntax/binding";
 
 export interface Engine {
   xsd: CappedXsdEngine;
