@@ -41,10 +41,10 @@ export interface Recognition {
   attribute?: { name: string; value: string };
 }
 
-/** How each party's electronic address (BT-34 / BT-49) is found; see generate/electronic-address.ts. */
+/** How each party's electronic address (BT-34 / BT-49) is found; see overlays/electronic-address.ts. */
 export type AddressRule = "peppol" | "xrechnung" | "optional";
 
-/** National rules generate applies on top of the profile (and parse undoes). */
+/** National rules generate applies on top of the profile and parse undoes (src/overlays/). */
 export type Overlay = "romania" | "netherlands";
 
 export interface Writing {
@@ -64,9 +64,9 @@ export interface Writing {
    * sub-line binding the CEN rules accept (flat CII lines would count twice in BR-CO-10).
    */
   subLines: boolean;
-  /** Terms the level's rules forbid although its XSD (shared party types) admits them; see generate/trim.ts. */
+  /** Terms the level's rules forbid although its XSD (shared party types) admits them; see syntax/cii/trim.ts. */
   trim?: "minimum";
-  /** The French CTC overlay (generate/france-ctc.ts): always on, or on when the invoice sets `franceCtc`. */
+  /** The French CTC overlay (overlays/france-ctc.ts): always on, or on when the invoice sets `franceCtc`. */
   franceCtc?: "always" | "opt-in";
 }
 

@@ -1,3 +1,4 @@
+import { isEn16931Syntax } from "../profiles/ids";
 import type { Static } from "@sinclair/typebox";
 import type { ValidationFindingSchema, ValidationResultSchema } from "./result-schema";
 
@@ -31,7 +32,7 @@ function verdictLine(result: ValidationResult): string {
 /** Response headers that mirror the result; a header appears only when its value exists. */
 export function resultHeaders(result: ValidationResult): Record<string, string> {
   const headers: Record<string, string> = { "x-validation": verdictLine(result) };
-  if (result.format === "ubl" || result.format === "cii") headers["x-syntax"] = result.format;
+  if (isEn16931Syntax(result.format)) headers["x-syntax"] = result.format;
   if (result.profileDetected) headers["x-profile-detected"] = result.profileDetected;
   if (result.schematronVersion) headers["x-schematron-version"] = result.schematronVersion;
   if (result.rulesetSha256) headers["x-ruleset-sha256"] = result.rulesetSha256;

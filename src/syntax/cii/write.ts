@@ -1,6 +1,6 @@
 // The EN 16931 model to CII text for one target (D16B, or a Factur-X D22B profile). Concept files
 // contribute elements to the header containers; fit.ts then orders them by the target's schema and
-// drops what the target cannot carry, which is returned as `lost` for generate and convert to report.
+// drops what the target cannot carry, which is returned as `lost` for generate to report.
 // The guideline id (BT-24) is written as the model holds it: choosing it is the caller's business.
 
 import type { Invoice } from "../../model/index.ts";
