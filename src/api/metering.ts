@@ -1,49 +1,74 @@
-import { spendUnit, refundUnit } from "../accounts/quota";
+import { spendUnit, refundUnit, type Spend } from "../accounts/quota";
 import { EngineUnavailable } from "../engine/admission";
 import { DomainError } from "../errors/domain-error";
 import { ApiError } from "./errors";
-import type { RequestContext } from "./route";
+import type { Caller, RequestContext } from "./route";
 import { secondsUntil } from "../accounts/windows";
 
 /**
- * The one way a route spends quota: one unit per call, taken before the engine runs. The unit is
- * returned when the failure is the service's (engine outage, deadline, internal error) and kept
- * when the caller's document or request is at fault (a 4xx).
+ * The one way a route spends quota: one unit per call, taken before the engine runs (for work whose
+ * refusals are free, when the work asks: meteredFromSpend). The unit is returned when the failure is
+ * the service's (engine outage, deadline, internal error) and kept when the caller's document or
+ * request is at fault (a 4xx).
  */
 export async function metered<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const caller = ctx.caller;
   if (!caller) throw new Error("metered() needs an authenticated route");
-  const { db } = ctx.deps.store;
-  const spent = spendUnit(db, ctx.deps.clock(), caller.org, caller.livemode);
-  if (!spent.ok) {
-    const { used, limit, resetsAt } = spent.status;
-    const what = caller.livemode ? "monthly quota" : "sandbox allowance for test keys (UTC calendar month)";
-    throw new ApiError(
-      429,
-      "QUOTA_EXCEEDED",
-      `the ${what} is used up: ${used} of ${limit} used; it resets at ${resetsAt}`,
-      undefined,
-      { "retry-after": String(secondsUntil(new Date(resetsAt), ctx.deps.clock())) },
-    );
-  }
+  const spent = spendOrRefuse(ctx, caller);
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
   } catch (error) {
-    if (error instanceof DomainError && error.status < 500) throw error;
-    const computed = error instanceof EngineUnavailable ? error.computed : true;
-    const refunded = refundUnit(db, ctx.deps.clock(), spent.spend, computed);
-    // Test keys meter against the sandbox and carry no refund header (spec, Errors).
-    if (caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
-    if (error instanceof EngineUnavailable) {
-      throw unavailable(error, refunded ? "your quota unit was returned" : "the hourly refund cap is reached, so the unit was not returned");
-    }
-    throw error;
+    throw afterSpending(ctx, caller, spent, error);
   }
 }
 
 /**
- * Engine work that costs no unit (a free step before the metered one, like writing generate's XML):
- * the same queue and deadline as metered work, and the same 503 when the engine cannot take it.
+ * Metered work whose refusals are free (generate refuses a request before it spends anything on
+ * it): the work calls `spend` once they have passed, which takes the unit or throws QUOTA_EXCEEDED.
+ * A failure before then is unmetered()'s, a failure after it metered()'s.
+ */
+export async function meteredFromSpend<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal, spend: () => void) => Promise<T>): Promise<T> {
+  const caller = ctx.caller;
+  let spent: Spend | undefined;
+  const spend = () => void (spent ??= spendOrRefuse(ctx, caller));
+  try {
+    return await ctx.deps.admission.run((signal) => work(signal, spend), ctx.deadlineAt);
+  } catch (error) {
+    if (spent) throw afterSpending(ctx, caller, spent, error);
+    throw error instanceof EngineUnavailable ? unavailable(error, "no quota unit was spent") : error;
+  }
+}
+
+function spendOrRefuse(ctx: RequestContext, caller: Caller): Spend {
+  const spent = spendUnit(ctx.deps.store.db, ctx.deps.clock(), caller.org, caller.livemode);
+  if (spent.ok) return spent.spend;
+  const { used, limit, resetsAt } = spent.status;
+  const what = caller.livemode ? "monthly quota" : "sandbox allowance for test keys (UTC calendar month)";
+  throw new ApiError(
+    429,
+    "QUOTA_EXCEEDED",
+    `the ${what} is used up: ${used} of ${limit} used; it resets at ${resetsAt}`,
+    undefined,
+    { "retry-after": String(secondsUntil(new Date(resetsAt), ctx.deps.clock())) },
+  );
+}
+
+/** What to answer for a failure after the unit was spent, the unit returned if the service failed. */
+function afterSpending(ctx: RequestContext, caller: Caller, spent: Spend, error: unknown): unknown {
+  if (error instanceof DomainError && error.status < 500) return error;
+  const computed = error instanceof EngineUnavailable ? error.computed : true;
+  const refunded = refundUnit(ctx.deps.store.db, ctx.deps.clock(), spent, computed);
+  // Test keys meter against the sandbox and carry no refund header (spec, Errors).
+  if (caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
+  if (error instanceof EngineUnavailable) {
+    return unavailable(error, refunded ? "your quota unit was returned" : "the hourly refund cap is reached, so the unit was not returned");
+  }
+  return error;
+}
+
+/**
+ * Engine work that costs no unit (checking a template's design before it is stored): the same
+ * queue and deadline as metered work, and the same 503 when the engine cannot take it.
  */
 export async function unmetered<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   try {

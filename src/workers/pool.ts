@@ -1,8 +1,7 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
 import type { WorkerRequest } from "./protocol";
-import type { GeneratedXml, GenerateInput } from "../generate/generate";
-import type { PdfKind, PdfRequest } from "../generate/pdf-output";
+import type { GeneratedInvoice, InvoiceOrder } from "../generate/generate-invoice";
 import type { Parsed } from "../generate/parse";
 import type { TemplateDefinitionInput } from "../pdf/design";
 import { WorkerThread } from "./worker-thread";
@@ -47,11 +46,12 @@ interface Slot {
 }
 
 /**
- * A fixed set of engine workers: every job on caller bytes (validate, parse, generate, PDF drawing)
- * runs in one, off the thread that answers HTTP. Admission (engine/admission.ts) already bounds how
- * many jobs run at once to the pool size; the pool hands each job an idle worker. A job cut off by
- * its deadline takes its worker with it: the worker is terminated and replaced, so no request holds
- * a worker past the deadline. Every job settles (worker-thread.ts), so every slot comes free.
+ * A fixed set of engine workers: every job on caller bytes runs in one, off the thread that answers
+ * HTTP, one job per use case (validate, parse, generate, a template's design check). Admission
+ * (engine/admission.ts) already bounds how many jobs run at once to the pool size; the pool hands
+ * each job an idle worker. A job cut off by its deadline takes its worker with it: the worker is
+ * terminated and replaced, so no request holds a worker past the deadline. Every job settles
+ * (worker-thread.ts), so every slot comes free.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -101,20 +101,17 @@ export class WorkerPool {
   }
 
   /**
-   * The XML of a generate request and, when a PDF is asked for, which kind; refusals come back as
-   * the DomainError generation raised.
+   * A generate request, whole: refusals come back as the DomainError they were, and `spend` takes
+   * the request's unit when the worker asks for it, after the refusals and before the paid steps.
+   * When `spend` throws, the job ends and fails with that error.
    */
-  async generate(request: GenerateInput, livemode: boolean, pdf: { hasTemplate: boolean } | undefined, signal: AbortSignal): Promise<{ generated: GeneratedXml; pdfKind?: PdfKind }> {
-    return (await this.run({ id: this.nextId++, kind: "generate", request, livemode, pdf }, signal)) as { generated: GeneratedXml; pdfKind?: PdfKind };
+  async generate(order: InvoiceOrder, spend: () => void, signal: AbortSignal): Promise<GeneratedInvoice> {
+    return (await this.run({ id: this.nextId++, kind: "generate", order }, signal, spend)) as GeneratedInvoice;
   }
 
-  /** What keeps a template's design from being drawn (its logo decoded): checked when stored and when used. */
+  /** What keeps a template's design from being drawn (its logo decoded), before it is stored; generate checks it again. */
   async designProblems(definition: TemplateDefinitionInput, signal: AbortSignal): Promise<{ path: string; message: string }[]> {
     return (await this.run({ id: this.nextId++, kind: "design", definition }, signal)) as { path: string; message: string }[];
-  }
-
-  async renderPdf(generated: GeneratedXml, pdfKind: PdfKind, request: PdfRequest, signal: AbortSignal): Promise<Uint8Array> {
-    return (await this.run({ id: this.nextId++, kind: "pdf", generated, pdfKind, request }, signal)) as Uint8Array;
   }
 
   close(): void {
@@ -122,7 +119,7 @@ export class WorkerPool {
     for (const slot of this.slots) slot.worker?.stop(new EngineUnavailable("the engine is shutting down", false, 1));
   }
 
-  private async run(message: WorkerRequest, signal: AbortSignal): Promise<unknown> {
+  private async run(message: WorkerRequest, signal: AbortSignal, spend?: () => void): Promise<unknown> {
     if (this.closed) throw new EngineUnavailable("the engine is shutting down", false, 1);
     // An abort listener added after the abort never fires: such a job would run unbounded.
     if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);
@@ -133,7 +130,7 @@ export class WorkerPool {
       const onAbort = () => this.replace(slot, worker, new EngineUnavailable("the engine worker was stopped at the request deadline", true, 1));
       signal.addEventListener("abort", onAbort, { once: true });
       try {
-        return await worker.send(message);
+        return await worker.send(message, spend);
       } finally {
         signal.removeEventListener("abort", onAbort);
       }

@@ -1,27 +1,35 @@
 import { EngineUnavailable } from "../engine/admission";
 import { DomainError } from "../errors/domain-error";
 import type { ValidateRequest } from "../validation/validate";
-import type { GeneratedXml, GenerateInput } from "../generate/generate";
-import type { PdfKind, PdfRequest } from "../generate/pdf-output";
+import type { InvoiceOrder } from "../generate/generate-invoice";
 import type { TemplateDefinitionInput } from "../pdf/design";
 
-/** What the pool asks of an engine worker: one job per message, answered by one reply with its id. */
+/**
+ * What the pool asks of an engine worker: one job per use case and message, answered by one reply
+ * with its id.
+ */
 export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
   | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | "cii" | "ubl" }
-  | { id: number; kind: "generate"; request: GenerateInput; livemode: boolean; pdf?: { hasTemplate: boolean } }
+  | { id: number; kind: "generate"; order: InvoiceOrder }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
-  | { id: number; kind: "pdf"; generated: GeneratedXml; pdfKind: PdfKind; request: PdfRequest }
   | { id: number; kind: "warm"; entries: string[] };
+
+/** The pool's answer to a job that asks to spend its unit: false when it could not (none left). */
+export type UnitAnswer = { id: number; kind: "unit"; spent: boolean };
 
 /** A domain refusal (the caller's document or request is at fault), carried as data. */
 type Refusal = Pick<DomainError, "status" | "code" | "message" | "details">;
 
-/** Id 0 says the worker has loaded and listens. */
+/**
+ * Id 0 says the worker has loaded and listens. A generate job asks to spend its unit once its free
+ * refusals have passed, and waits for the UnitAnswer before it goes on.
+ */
 export type WorkerReply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; refusal: Refusal }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: false; error: string }
+  | { id: number; asks: "unit" };
 
 /**
  * A failed job's reply. Error classes do not survive postMessage, so a DomainError travels as its

@@ -1,21 +1,22 @@
 /// <reference lib="webworker" />
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "../validation/engine";
-import { validateDocument } from "../validation/validate";
+import { validateDocument, type ValidateRequest } from "../validation/validate";
 import { isPdf } from "../pdf/sniff";
-import { failureReply, type WorkerReply, type WorkerRequest } from "./protocol";
+import { failureReply, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
 import { lowerThreadPriority } from "./priority";
 
 /**
- * An engine worker: holds its own compiled schemas and stylesheets and judges one document at a
- * time, or reads one, writes one or draws one PDF, off the thread that answers HTTP.
+ * An engine worker: holds its own compiled schemas and stylesheets and runs one job at a time (judges
+ * a document, reads one, generates one, checks a template's design), off the thread that answers HTTP.
  */
 declare const self: Worker;
 lowerThreadPriority();
 const engine = createEngine(rulesetBundle());
 
-self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
   const message = event.data;
+  if (message.kind === "unit") return answered(message);
   try {
     self.postMessage({ id: message.id, ok: true, value: await perform(message) } satisfies WorkerReply);
   } catch (error) {
@@ -31,30 +32,42 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       engine.xsd.warm();
       return null;
     case "validate":
-      if (isLargeXml(message.request.bytes)) Bun.gc(true);
-      return validateDocument(engine, message.request);
+      return judge(message.request);
     case "parse": {
       if (isLargeXml(message.bytes)) Bun.gc(true);
       const { parseDocument } = await import("../generate/parse");
       return parseDocument(message.bytes, { hint: message.hint });
     }
     case "generate": {
-      // The PDF kind is checked before the XML is written: a request with both faults is refused
-      // for the PDF. pdf-output brings pdf-lib, needed only when a PDF is asked for.
-      const { generateXml } = await import("../generate/generate");
-      const pdfKind = message.pdf ? (await import("../generate/pdf-output")).checkPdfRequest(message.request.standard, message.pdf.hasTemplate) : undefined;
-      return { generated: generateXml(message.request, { livemode: message.livemode }), pdfKind };
+      const { generateInvoice } = await import("../generate/generate-invoice");
+      return generateInvoice(message.order, { spend: () => spendUnit(message.id), judge });
     }
     case "design": {
       const { designProblems } = await import("../pdf/design-check");
       return designProblems(message.definition);
     }
-    case "pdf": {
-      // pdf-lib and the fonts load only in workers that draw a PDF.
-      const { renderPdfOutput } = await import("../generate/pdf-output");
-      return renderPdfOutput(message.generated, message.pdfKind, message.request);
-    }
   }
+}
+
+function judge(request: ValidateRequest) {
+  if (isLargeXml(request.bytes)) Bun.gc(true);
+  return validateDocument(engine, request);
+}
+
+/** Jobs waiting for the pool to spend their unit. */
+const spending = new Map<number, (spent: boolean) => void>();
+
+/** The quota lives on the HTTP thread: a job asks it to spend the unit and waits for the answer. */
+function spendUnit(id: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    spending.set(id, (spent) => (spent ? resolve() : reject(new Error("the request's unit could not be spent"))));
+    self.postMessage({ id, asks: "unit" } satisfies WorkerReply);
+  });
+}
+
+function answered({ id, spent }: UnitAnswer): void {
+  spending.get(id)?.(spent);
+  spending.delete(id);
 }
 
 /**
@@ -75,7 +88,7 @@ const COLLECT_EVERY = 4;
 
 function handlesPdf(message: WorkerRequest): boolean {
   if (message.kind === "validate") return isPdf(message.request.bytes);
-  return message.kind === "pdf" || (message.kind === "parse" && isPdf(message.bytes));
+  return (message.kind === "generate" && message.order.pdf !== undefined) || (message.kind === "parse" && isPdf(message.bytes));
 }
 
 // Messages posted before this module finished loading would be lost, so the pool waits for this.

@@ -1,9 +1,13 @@
 import { EngineUnavailable } from "../engine/admission";
-import { errorOf, type WorkerReply, type WorkerRequest } from "./protocol";
+import { errorOf, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
 
 interface Job {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** Spends the job's unit when the worker asks; throws when it cannot. */
+  spend?: () => void;
+  /** Why the unit was not spent: the job fails with this, whatever the worker replies. */
+  unspent?: Error;
 }
 
 /**
@@ -37,10 +41,10 @@ export class WorkerThread {
     return this.jobs.size;
   }
 
-  send(message: WorkerRequest): Promise<unknown> {
+  send(message: WorkerRequest, spend?: () => void): Promise<unknown> {
     if (this.state === "stopped") return Promise.reject(new EngineUnavailable("the engine worker was stopped", false, 1));
     return new Promise((resolve, reject) => {
-      this.jobs.set(message.id, { resolve, reject });
+      this.jobs.set(message.id, { resolve, reject, spend });
       if (this.state === "listening") this.post(message);
       else this.unsent.push(message);
     });
@@ -70,13 +74,26 @@ export class WorkerThread {
     }
     const job = this.jobs.get(reply.id);
     if (!job) return;
+    if ("asks" in reply) return this.spend(reply.id, job);
     this.jobs.delete(reply.id);
-    if (reply.ok) job.resolve(reply.value);
+    if (job.unspent) job.reject(job.unspent);
+    else if (reply.ok) job.resolve(reply.value);
     else job.reject(errorOf(reply));
   }
 
+  /** The worker waits for the answer, so it gets one whatever spending does. */
+  private spend(id: number, job: Job): void {
+    try {
+      if (!job.spend) throw new Error("the engine worker asked to spend a unit for a job that has none");
+      job.spend();
+    } catch (error) {
+      job.unspent = error as Error;
+    }
+    this.post({ id, kind: "unit", spent: !job.unspent });
+  }
+
   /** A message that cannot be cloned fails its own job, not the worker's others. */
-  private post(message: WorkerRequest): void {
+  private post(message: WorkerRequest | UnitAnswer): void {
     try {
       this.worker.postMessage(message);
     } catch (error) {

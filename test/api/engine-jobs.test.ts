@@ -1,12 +1,14 @@
-// Parse and generate's free steps run in engine workers; what the caller sees and pays stays as it
-// was: a refusal of the caller's document or request comes back with its status, code, message and
-// details (parse keeps the unit, generate's free step never spent one), and an engine failure is a
-// 503 (parse refunds its unit; generate's free step had none to refund).
+// Parse and generate run in engine workers, generate as one job that asks the HTTP thread to spend
+// its unit once its refusals have passed. What the caller sees and pays stays as it was: a refusal
+// of the caller's document or request comes back with its status, code, message and details (parse
+// keeps the unit, generate never spent one), and an engine failure is a 503 that returns the unit
+// if one was spent.
 import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
-import { quotaStatus } from "../../src/accounts/quota";
+import { quotaStatus, spendUnit } from "../../src/accounts/quota";
 import { WorkerPool } from "../../src/workers/pool";
+import type { UnitAnswer, WorkerRequest } from "../../src/workers/protocol";
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 
@@ -59,6 +61,36 @@ describe("with scripted workers", () => {
     });
   }
 
+  for (const note of ["ok/exit", "ok/spin"]) {
+    test(`generate: a worker that fails (${note}) after the unit was spent is 503 and the unit comes back`, async () => {
+      const before = used();
+      const res = await generate(note);
+      expect(res.status).toBe(503);
+      const { error } = await envelope(res);
+      expect(error.code).toBe("ENGINE_UNAVAILABLE");
+      expect(error.message).toContain("your quota unit was returned");
+      expect(res.headers.get("x-service-quota-refunded")).toBe("true");
+      expect(used()).toBe(before);
+    });
+  }
+
+  test("generate with the quota used up: a refusal is still answered for free, a request that passes them is 429", async () => {
+    const spent = h.org("spent", "free");
+    const spentKey = h.key(spent, "live");
+    for (let i = 0; i < 20; i++) spendUnit(h.store.db, h.clock.now, spent, true);
+    const send = (note: string) =>
+      h.post("/v1/generate", JSON.stringify({ standard: "xrechnung", output: "xml", invoice: { ...invoice, note } }), { authorization: `Bearer ${spentKey}`, "content-type": "application/json" });
+    const refused = await send("refuse");
+    expect(refused.status).toBe(400);
+    expect((await envelope(refused)).error.code).toBe("PARSE_FAILED");
+    const over = await send("ok");
+    expect(over.status).toBe(429);
+    expect((await envelope(over)).error).toMatchObject({ code: "QUOTA_EXCEEDED", message: expect.stringContaining("20 of 20") });
+    expect(over.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(over.headers.get("x-service-quota-refunded")).toBeNull();
+    expect(quotaStatus(h.store.db, h.clock.now, spent, true).used).toBe(20);
+  });
+
   test("after all that, the engine is whole", async () => {
     expect(h.deps.admission.stats).toMatchObject({ running: 0, queued: 0 });
     expect((await parse("ok")).status).toBe(200);
@@ -71,6 +103,38 @@ describe("with the real workers", () => {
   const key = h.key(org, "live");
   const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
   const generate = (body: object) => h.post("/v1/generate", JSON.stringify({ invoice, ...body }), { authorization: `Bearer ${key}`, "content-type": "application/json" });
+
+  test("generate crosses to a worker once: a hybrid PDF is written, drawn and judged in one job", async () => {
+    const sent: string[] = [];
+    const entry = new URL("../../src/workers/worker-main.ts", import.meta.url).href;
+    const pool = new WorkerPool(1, {
+      warm: [],
+      createWorker: () => {
+        const worker = new Worker(entry, { smol: true });
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (message: WorkerRequest | UnitAnswer) => {
+          sent.push(message.kind);
+          post(message);
+        };
+        return worker;
+      },
+    });
+    await pool.ready();
+    const shared = h.deps.workers;
+    h.deps.workers = () => pool;
+    try {
+      sent.length = 0; // the warm-up
+      const res = await generate({ standard: "zugferd", output: "pdf" });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-pdf-kind")).toBe("hybrid");
+      expect(res.headers.get("x-validation")).toStartWith("pass");
+      // The job, and the answer to its ask for the unit.
+      expect(sent).toEqual(["generate", "unit"]);
+    } finally {
+      h.deps.workers = shared;
+      pool.close();
+    }
+  }, 60_000);
 
   test("generate's refusals from the worker keep their status, code and details and cost nothing", async () => {
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };

@@ -20,6 +20,7 @@ const CALLER_BYTES_MODULES = [
   "/src/pdf/attachments.ts",
   "/src/generate/parse.ts",
   "/src/generate/generate.ts",
+  "/src/generate/generate-invoice.ts",
   "/src/generate/pdf-output.ts",
   "/src/validation/validate.ts",
 ];

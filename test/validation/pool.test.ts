@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { WorkerPool, type PoolOptions } from "../../src/workers/pool";
 import { Admission, EngineUnavailable } from "../../src/engine/admission";
 import { DomainError } from "../../src/errors/domain-error";
+import type { InvoiceOrder } from "../../src/generate/generate-invoice";
 
 const SCRIPT = new URL("./scripted-worker.ts", import.meta.url).href;
 const bytes = (command: string) => new TextEncoder().encode(command);
@@ -73,6 +74,23 @@ describe("every path settles the job and frees the slot", () => {
     const refused = await failure(pool.parse(bytes("refuse"), "auto", never));
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: 400, code: "PARSE_FAILED", message: "the document cannot be read: scripted", details: { format: "ubl" } });
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
+  });
+
+  test("a generate job has its unit spent when it asks, once; spending that throws ends the job with that error, and the worker stays", async () => {
+    const pool = scriptedPool(1);
+    const order = (note: string) => ({ request: { invoice: { note } }, livemode: true }) as unknown as InvoiceOrder;
+    let spent = 0;
+    const spend = () => void spent++;
+    expect((await pool.generate(order("ok"), spend, never)) as unknown).toEqual({ done: "ok" });
+    expect(spent).toBe(1);
+    expect(await failure(pool.generate(order("refuse"), spend, never))).toBeInstanceOf(DomainError);
+    expect(spent).toBe(1);
+    const noUnit = new Error("no unit left");
+    expect(await failure(pool.generate(order("ok"), () => { throw noUnit; }, never))).toBe(noUnit);
+    expect(await failure(pool.generate(order("ok/exit"), spend, never))).toMatchObject({ computed: true, message: expect.stringContaining("the engine worker stopped") });
+    expect(spent).toBe(2);
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
     expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
   });
 

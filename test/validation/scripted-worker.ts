@@ -5,9 +5,11 @@
 //   ok | sleep:<ms> | spin (a CPU loop that never returns) | hang (never answers) | fault (throws)
 //   | refuse (a DomainError) | exit (process.exit) | crash (an uncaught error after the reply is due)
 //   | exit-in:<ms> (dies that long into the job, without answering)
-// A generate job takes its command from the invoice note; every other job just succeeds.
+// A generate job takes its command from the invoice note and then, as the real one does, asks to
+// spend its unit; a note "<command>/<command>" says what it does before and after. Every other job
+// just succeeds.
 import { DomainError } from "../../src/errors/domain-error";
-import { failureReply, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
+import { failureReply, type UnitAnswer, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
 
 declare const self: Worker;
 
@@ -18,23 +20,42 @@ if (load === "exit") process.exit(9);
 function commandOf(message: WorkerRequest): string {
   if (message.kind === "validate") return new TextDecoder().decode(message.request.bytes);
   if (message.kind === "parse") return new TextDecoder().decode(message.bytes);
-  if (message.kind === "generate") return message.request.invoice.note ?? "ok";
+  if (message.kind === "generate") return message.order.request.invoice.note ?? "ok";
   return "ok";
 }
 
-self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+/** Does what it is told; false when the job is not to be answered. */
+async function act(text: string): Promise<boolean> {
+  const [command, arg] = text.split(":");
+  if (command === "sleep") await Bun.sleep(Number(arg));
+  if (command === "spin") for (;;);
+  if (command === "hang") return false;
+  if (command === "fault") throw new TypeError("scripted fault");
+  if (command === "refuse") throw new DomainError(400, "PARSE_FAILED", "the document cannot be read: scripted", { format: "ubl" });
+  if (command === "exit") process.exit(7);
+  if (command === "crash") setTimeout(() => { throw new Error("scripted crash"); });
+  if (command === "exit-in") setTimeout(() => process.exit(8), Number(arg));
+  return command !== "crash" && command !== "exit-in";
+}
+
+const spending = new Map<number, (spent: boolean) => void>();
+const spendUnit = (id: number) =>
+  new Promise<boolean>((resolve) => {
+    spending.set(id, resolve);
+    self.postMessage({ id, asks: "unit" } satisfies WorkerReply);
+  });
+
+self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
   const message = event.data;
-  const [command, arg] = commandOf(message).split(":");
+  if (message.kind === "unit") return void spending.get(message.id)?.(message.spent);
+  const [before, after] = commandOf(message).split("/");
   try {
-    if (command === "sleep") await Bun.sleep(Number(arg));
-    if (command === "spin") for (;;);
-    if (command === "hang") return;
-    if (command === "fault") throw new TypeError("scripted fault");
-    if (command === "refuse") throw new DomainError(400, "PARSE_FAILED", "the document cannot be read: scripted", { format: "ubl" });
-    if (command === "exit") process.exit(7);
-    if (command === "crash") return void setTimeout(() => { throw new Error("scripted crash"); });
-    if (command === "exit-in") return void setTimeout(() => process.exit(8), Number(arg));
-    self.postMessage({ id: message.id, ok: true, value: { done: command } } satisfies WorkerReply);
+    if (!(await act(before))) return;
+    if (message.kind === "generate") {
+      if (!(await spendUnit(message.id))) throw new Error("scripted: the unit was not spent");
+      if (after && !(await act(after))) return;
+    }
+    self.postMessage({ id: message.id, ok: true, value: { done: before.split(":")[0] } } satisfies WorkerReply);
   } catch (error) {
     self.postMessage(failureReply(message.id, error));
   }

@@ -1,64 +1,72 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route";
-import { metered, unmetered } from "../metering";
+import { meteredFromSpend } from "../metering";
 import { ApiError } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
-import type { GeneratedXml } from "../../generate/generate";
-import type { PdfKind } from "../../generate/pdf-output";
+import type { GeneratedInvoice, InvoiceOrder } from "../../generate/generate-invoice";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
-import { judgedProfileName, recordById } from "../../profiles/lookup";
 import { ValidationResultSchema } from "../../validation/result-schema";
 import { rulesetChoice } from "../ruleset-choice";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
-import type { TemplateDefinitionInput } from "../../pdf/design";
 import type { RequestContext } from "../route";
 
 const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
 
 /** `x-version-block`: the artifact versions that judged the output, plus the Factur-X level; omitted when empty. */
-function versionBlock(result: ValidationResult, generated: GeneratedXml): string | undefined {
+function versionBlock(result: ValidationResult, generated: GeneratedInvoice["generated"]): string | undefined {
   const block: Record<string, string> = {};
   for (const field of VERSION_FIELDS) if (result[field]) block[field] = result[field]!;
   if (generated.standard === "zugferd" || generated.standard === "facturx") block.facturxProfile = generated.profile;
   return Object.keys(block).length ? JSON.stringify(block) : undefined;
 }
 
-function storedTemplate(ctx: RequestContext, ref: string): StoredTemplate {
-  const stored = findTemplate(ctx.deps.store.db, ctx.caller!.org.id, ref);
+function storedTemplate(ctx: RequestContext<"key">, ref: string): StoredTemplate {
+  const stored = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ref);
   if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${ref}' in this organization`);
   return stored;
 }
 
-interface Prepared {
-  generated: GeneratedXml;
-  pdf?: { kind: PdfKind; template?: "standard"; design?: TemplateDefinitionInput };
+/** The request as the worker takes it: the body, the caller's mode, the stored template as read, the rules that judge. */
+function orderOf(ctx: RequestContext<"key">, body: GenerateRequestInput, stored: StoredTemplate | undefined): InvoiceOrder {
+  return {
+    request: body,
+    livemode: ctx.caller.livemode,
+    ...(body.output === "pdf" && { pdf: { template: body.template, stored: stored && { ref: stored.ref, checked: storedDefinition(stored) }, now: ctx.deps.clock() } }),
+    // Generated output is judged under the organization's default channel.
+    ...(body.verify !== false && { judge: { ruleset: rulesetChoice(ctx, null) } }),
+  };
 }
 
-/**
- * The free steps, in the order their refusals are answered: the stored template (its logo is
- * decoded again), the PDF kind, the XML. All read the caller's input, so they run in a worker.
- */
-async function prepare(ctx: RequestContext, body: GenerateRequestInput, stored: StoredTemplate | undefined, signal: AbortSignal): Promise<Prepared> {
-  const engine = ctx.deps.workers();
-  let design: TemplateDefinitionInput | undefined;
-  if (stored) {
-    const checked = storedDefinition(stored);
-    const problems = checked.ok ? (await engine.designProblems(checked.definition, signal)).map((p) => `${p.path} ${p.message}`) : checked.problems;
-    if (problems.length || !checked.ok) throw new ApiError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${stored.ref} cannot be used: ${problems.join("; ")}`, { problems });
-    design = checked.definition;
+function invalidInvoice({ generated, result }: GeneratedInvoice): ApiError {
+  const first = result.errors[0];
+  return new ApiError(422, "INVALID_INVOICE", `the generated ${generated.standard} document breaks ${result.errors.length} rule(s), first ${first?.ruleId}: ${first?.message}`, {
+    validationResult: result,
+  });
+}
+
+/** The file with the verdict in headers, or with `Accept: application/json` the envelope. */
+function answer(ctx: RequestContext<"key">, { file, generated, pdfKind, result }: GeneratedInvoice) {
+  const headers: Record<string, string> = { ...resultHeaders(result) };
+  const block = versionBlock(result, generated);
+  if (block) headers["x-version-block"] = block;
+  for (const [name, value] of Object.entries(headers)) ctx.headers.set(name, value);
+  if (pdfKind) ctx.headers.set("x-pdf-kind", pdfKind);
+  const contentType = pdfKind ? "application/pdf" : generated.contentType;
+  if (ctx.request.headers.get("accept")?.includes("application/json")) {
+    return {
+      output: Buffer.from(file).toString("base64"),
+      sha256: sha256Hex(file),
+      contentType,
+      outputFormat: pdfKind ? "pdf" : "xml",
+      standard: generated.standard,
+      profile: generated.profile,
+      droppedFields: generated.lost,
+      validationResult: result,
+    };
   }
-  // A stored template wins over `template`.
-  const template = design || body.template ? "standard" : undefined;
-  const wanted = body.output === "pdf" ? { hasTemplate: template !== undefined } : undefined;
-  const { generated, pdfKind } = await engine.generate(body, ctx.caller!.livemode, wanted, signal);
-  return { generated, ...(pdfKind && { pdf: { kind: pdfKind, template, design } }) };
-}
-
-/** With `verify: false` nothing judged the output: the result says so and carries no seal. */
-function unverified(generated: GeneratedXml): ValidationResult & { verified: false } {
-  return { valid: false, verified: false, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
+  return new Response(file as BodyInit, { headers: { "content-type": pdfKind ? contentType : `${contentType}; charset=utf-8` } });
 }
 
 const GenerateEnvelope = Type.Object(
@@ -93,45 +101,10 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     metered: true,
   },
   async handle(ctx, { body }) {
-    const livemode = ctx.caller.livemode;
     const stored = body.output === "pdf" && body.pdfTemplateId ? storedTemplate(ctx, body.pdfTemplateId) : undefined;
-    // Under the deadline like the metered step, but it costs no unit: refusing the request is free.
-    const { generated, pdf } = await unmetered(ctx, (signal) => prepare(ctx, body, stored, signal));
-    const { output, result } = await metered(ctx, async (signal) => {
-      // Drawing a long invoice takes a while: it happens in an engine worker, not on the HTTP thread.
-      const file = pdf ? await ctx.deps.workers().renderPdf(generated, pdf.kind, { template: pdf.template, design: pdf.design, livemode, now: ctx.deps.clock() }, signal) : generated.bytes;
-      if (body.verify === false) return { output: file, result: unverified(generated) };
-      // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
-      const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
-      // Generated output is judged under the organization's default channel.
-      const ruleset = rulesetChoice(ctx, null);
-      const outcome = await ctx.deps.workers().validate({ bytes: judged, record: generated.record, ruleset }, signal);
-      if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
-      return { output: file, result: { ...outcome.result, verified: true } };
-    });
-    if (result.verified && !result.valid) {
-      throw new ApiError(422, "INVALID_INVOICE", `the generated ${generated.standard} document breaks ${result.errors.length} rule(s), first ${result.errors[0]?.ruleId}: ${result.errors[0]?.message}`, {
-        validationResult: result,
-      });
-    }
-    const headers: Record<string, string> = { ...resultHeaders(result) };
-    const block = versionBlock(result, generated);
-    if (block) headers["x-version-block"] = block;
-    for (const [name, value] of Object.entries(headers)) ctx.headers.set(name, value);
-    if (pdf) ctx.headers.set("x-pdf-kind", pdf.kind);
-    const contentType = pdf ? "application/pdf" : generated.contentType;
-    if (ctx.request.headers.get("accept")?.includes("application/json")) {
-      return {
-        output: Buffer.from(output).toString("base64"),
-        sha256: sha256Hex(output),
-        contentType,
-        outputFormat: pdf ? "pdf" : "xml",
-        standard: generated.standard,
-        profile: generated.profile,
-        droppedFields: generated.lost,
-        validationResult: result,
-      };
-    }
-    return new Response(output as BodyInit, { headers: { "content-type": pdf ? contentType : `${contentType}; charset=utf-8` } });
+    // One job in a worker: a refused request costs nothing, a generated document its unit.
+    const made = await meteredFromSpend(ctx, (signal, spend) => ctx.deps.workers().generate(orderOf(ctx, body, stored), spend, signal));
+    if (made.result.verified && !made.result.valid) throw invalidInvoice(made);
+    return answer(ctx, made);
   },
 });

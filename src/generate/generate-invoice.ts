@@ -1,0 +1,86 @@
+// POST /v1/generate as one job in an engine worker: the invoice written in its standard's XML, drawn
+// as a PDF when one is asked for, and judged under the record that wrote it. The refusals come
+// first and cost the caller nothing; the request's unit is spent before the drawing and the judging.
+
+import { generateXml, type GeneratedXml, type GenerateInput } from "./generate";
+import type { PdfKind } from "./pdf-output";
+import { DomainError } from "../errors/domain-error";
+import { judgedProfileName, recordById } from "../profiles/lookup";
+import { sha256Hex } from "../rulesets/seal";
+import type { storedDefinition } from "../templates/store";
+import type { TemplateDefinitionInput } from "../pdf/design";
+import type { ValidationResult } from "../validation/result";
+import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
+
+export interface InvoiceOrder {
+  request: GenerateInput;
+  livemode: boolean;
+  /** Asked for with `output: pdf`. */
+  pdf?: PdfOrder;
+  /** Absent with `verify: false`. */
+  judge?: { ruleset: ValidateRequest["ruleset"] };
+}
+
+interface PdfOrder {
+  template?: "standard";
+  /** A stored template as read from the store; it wins over `template`. */
+  stored?: { ref: string; checked: ReturnType<typeof storedDefinition> };
+  now: Date;
+}
+
+export interface GeneratedInvoice {
+  file: Uint8Array;
+  /** What was written, without the XML itself: the answer is the file. */
+  generated: Omit<GeneratedXml, "bytes">;
+  pdfKind?: PdfKind;
+  /** The verdict on the file, or with `verify: false` a result saying that nothing judged it. */
+  result: ValidationResult;
+}
+
+/** What the worker lends the use case. */
+interface InvoiceSteps {
+  /** Spends the request's unit; rejects when it cannot, and the job ends there. */
+  spend(): Promise<void>;
+  judge(request: ValidateRequest): Promise<ValidateOutcome>;
+}
+
+export async function generateInvoice(order: InvoiceOrder, steps: InvoiceSteps): Promise<GeneratedInvoice> {
+  const { request, livemode } = order;
+  // The refusals in the order they are answered: the stored template, the PDF kind, the invoice.
+  const pdf = order.pdf && (await pdfStep(order.pdf, request.standard, livemode));
+  const generated = generateXml(request, { livemode });
+  await steps.spend();
+  const file = pdf ? await pdf.render(generated) : generated.bytes;
+  const { bytes: _, ...written } = generated;
+  if (!order.judge) return { file, generated: written, pdfKind: pdf?.kind, result: unverified(generated) };
+  // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
+  const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
+  const outcome = await steps.judge({ bytes: judged, record: generated.record, ruleset: order.judge.ruleset });
+  if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
+  return { file, generated: written, pdfKind: pdf?.kind, result: { ...outcome.result, verified: true } };
+}
+
+/** The PDF asked for, checked before anything is written: its template usable, its kind possible. */
+async function pdfStep(order: PdfOrder, standard: GenerateInput["standard"], livemode: boolean) {
+  // pdf-output brings pdf-lib, needed only when a PDF is asked for.
+  const { checkPdfRequest, renderPdfOutput } = await import("./pdf-output");
+  const design = order.stored && (await usableDesign(order.stored));
+  const template = design || order.template ? "standard" : undefined;
+  const kind = checkPdfRequest(standard, template !== undefined);
+  return { kind, render: (generated: GeneratedXml) => renderPdfOutput(generated, kind, { template, design, livemode, now: order.now }) };
+}
+
+/** A stored definition may no longer fit the schema, or its logo may not be drawable. */
+async function usableDesign({ ref, checked }: NonNullable<PdfOrder["stored"]>): Promise<TemplateDefinitionInput> {
+  const { designProblems } = await import("../pdf/design-check");
+  const problems = checked.ok ? designProblems(checked.definition).map((p) => `${p.path} ${p.message}`) : checked.problems;
+  if (!checked.ok || problems.length) {
+    throw new DomainError(422, "PDF_TEMPLATE_INVALID", `the stored PDF template ${ref} cannot be used: ${problems.join("; ")}`, { problems });
+  }
+  return checked.definition;
+}
+
+/** With `verify: false` nothing judged the output: the result says so and carries no seal. */
+function unverified(generated: GeneratedXml): ValidationResult {
+  return { valid: false, verified: false, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
+}
