@@ -70,7 +70,7 @@ for (let i = 0; i < job.runs; i++) {
   const started = performance.now();
   const outcome = await validateDocument(engine, { bytes });
   totalMs.push(performance.now() - started);
-  valid = outcome.kind === "result" && outcome.result.valid;
+  valid = outcome.ok && outcome.result.valid;
   for (const [entry, ms] of schematron.times) (layerMs[entry] ??= []).push(ms);
 }
 say({ valid, totalMs, layerMs });

@@ -42,7 +42,7 @@ async function judge(engine: Engine, file: string, hint: FormatHint | undefined)
   if (bytes.byteLength === 0) return { file, error: "the file is empty" };
   try {
     const outcome = await validateDocument(engine, { bytes, hint });
-    return outcome.kind === "rejected" ? { file, error: outcome.message } : { file, result: outcome.result, layers: outcome.layers };
+    return !outcome.ok ? { file, error: outcome.message } : { file, result: outcome.result, layers: outcome.layers };
   } catch (error) {
     // A rule layer that cannot run is an engine failure, not a verdict on the document.
     return { file, error: `a validation layer could not run: ${(error as Error).message}` };

@@ -56,7 +56,7 @@ export async function generateInvoice(order: InvoiceOrder, steps: InvoiceSteps):
   // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
   const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
   const outcome = await steps.judge({ bytes: judged, record: generated.record, ruleset: order.judge.ruleset });
-  if (outcome.kind === "rejected") throw new Error(`the generated document could not be judged: ${outcome.message}`);
+  if (!outcome.ok) throw new Error(`the generated document could not be judged: ${outcome.message}`);
   return { file, generated: written, pdfKind: pdf?.kind, result: { ...outcome.result, verified: true } };
 }
 

@@ -15,6 +15,7 @@ import { isEn16931Syntax, type RecordId } from "../profiles/ids";
 import { schemaFor } from "./xsd-schemas";
 import type { ValidationFinding, ValidationResult } from "./result";
 import { VerdictFindings } from "./finding-caps";
+import type { Result } from "../errors/result";
 import { runLayer, skipped, type Layer, type LayerResult } from "./layers/layer";
 import type { Engine, JudgeState } from "./layers/state";
 import { schemaLayer } from "./layers/schema";
@@ -34,17 +35,14 @@ export interface ValidateRequest {
   ruleset?: { request: RulesetRequest; day: string; versions?: VersionFacts[] };
 }
 
-/** The request cannot be judged at all (a PDF without invoice XML): a 400, not a verdict. */
-export type ValidateOutcome =
-  | {
-      kind: "result";
-      result: ValidationResult;
-      /** What each layer did, in the order it ran; the HTTP result shows it only when asked (`?layers=true`). */
-      layers: LayerResult[];
-      /** `Service-Ruleset-Resolved`, when the request sent the header. */
-      rulesetResolved?: "latest" | "previous";
-    }
-  | { kind: "rejected"; message: string };
+/** A verdict, or why the request cannot be judged at all (a PDF without invoice XML: a 400, not a verdict). */
+export type ValidateOutcome = Result<{
+  result: ValidationResult;
+  /** What each layer did, in the order it ran; the HTTP result shows it only when asked (`?layers=true`). */
+  layers: LayerResult[];
+  /** `Service-Ruleset-Resolved`, when the request sent the header. */
+  rulesetResolved?: "latest" | "previous";
+}>;
 
 const pinnedLifecycle = new RulesetLifecycle();
 
@@ -61,7 +59,7 @@ export async function validateDocument(engine: Engine, request: ValidateRequest)
   }
 }
 
-type Source = { ok: true; xml: Uint8Array; extraction?: JudgeState["extraction"]; layer: LayerResult } | { ok: false; message: string };
+type Source = Result<{ xml: Uint8Array; extraction?: JudgeState["extraction"]; layer: LayerResult }>;
 
 /** The source layer: the body itself, or the invoice XML a hybrid PDF embeds. */
 async function prepare(bytes: Uint8Array): Promise<Source> {
@@ -81,7 +79,7 @@ const fatal = (ruleId: string, message: string): ValidationFinding => ({ ruleId,
 async function judge(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
   const sha256 = sha256Hex(request.bytes);
   const source = await prepare(request.bytes);
-  if (!source.ok) return { kind: "rejected", message: source.message };
+  if (!source.ok) return { ok: false, message: source.message };
   const { xml, extraction } = source;
   const detection = detect(xml, { hint: request.hint, hybrid: extraction !== undefined });
   const chosen = request.record ? recordById(request.record) : undefined;
@@ -93,14 +91,14 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   if (detection.format === "unknown") {
     findings.add(fatal("UNSUPPORTED_FORMAT", `the document is in no supported e-invoice syntax${detection.note ? ` (${detection.note})` : ""}`));
     results.push(skipped(containerLayer, "the XML is in no supported syntax"));
-    return { kind: "result", result: summarise(base, findings), layers: results };
+    return { ok: true, result: summarise(base, findings), layers: results };
   }
   const record = chosen ?? detection.record ?? fallbackRecord(detection.format);
   const schema = record?.judge && schemaFor(record, detection.documentType);
   if (!record?.judge || !schema) {
     findings.add(fatal("UNSUPPORTED_FORMAT", `no rules are pinned for ${detection.format} documents of profile ${record?.profile}`));
     results.push(runLayer(containerLayer, container, findings));
-    return { kind: "result", result: summarise(base, findings), layers: results };
+    return { ok: true, result: summarise(base, findings), layers: results };
   }
 
   const choice = request.ruleset ?? { request: DEFAULT_REQUEST, day: today(systemClock) };
@@ -130,11 +128,11 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   for (const layer of layers) results.push(state.unreadable ? skipped(layer, state.unreadable) : runLayer(layer, state, findings));
   // The container layer judges the PDF, whatever became of its XML.
   results.push(runLayer(containerLayer, container, findings));
-  if (state.unreadable) return { kind: "result", result: summarise(base, findings), layers: results };
+  if (state.unreadable) return { ok: true, result: summarise(base, findings), layers: results };
 
   const selection = selectionReport(choice.request, state.resolved);
   const result = summarise(base, findings, { rulesetSha256: rulesetSha256(state.rows), rulesetArtifacts: state.rows, ...selection.fields, ...versionFields(state) });
-  return { kind: "result", result, layers: results, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
+  return { ok: true, result, layers: results, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
 }
 
 /** The result fields that name what judged: each family's version, the schema bundle, the France CTC rule ids. */

@@ -18,7 +18,7 @@ export interface PassRecord {
   /** Catalogue record handed to the engine, when the row names a profile a record judges. */
   record?: string;
   /** The engine's outcome, or why no outcome came back (an engine failure, a 503). */
-  outcome: ValidateOutcome | { kind: "failed"; message: string };
+  outcome: ValidateOutcome | { ok: false; failed: true; message: string };
   ms: number;
 }
 
@@ -78,7 +78,7 @@ async function run(rows: CorpusRow[]): Promise<EnginePass> {
         try {
           outcome = await pool.validate({ bytes, ...(record ? { record } : {}) }, never);
         } catch (error) {
-          outcome = { kind: "failed", message: (error as Error).message };
+          outcome = { ok: false, failed: true, message: (error as Error).message };
         }
         records.push({ path: row.path, ...(record ? { record } : {}), outcome, ms: Math.round(performance.now() - t0) });
       }

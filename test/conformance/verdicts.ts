@@ -18,9 +18,9 @@ export function isJudged(row: CorpusRow): boolean {
 /** What contradicts the row's expectations; empty when the engine agrees. */
 export function differences(row: CorpusRow, record: PassRecord): string[] {
   const { outcome } = record;
-  if (outcome.kind === "failed") return [`engine failed: ${outcome.message}`];
+  if (!outcome.ok && "failed" in outcome) return [`engine failed: ${outcome.message}`];
   // A request the service refuses to judge (a PDF without invoice XML) is not an acceptance.
-  const result = outcome.kind === "result" ? outcome.result : { valid: false, errors: [], warnings: [] };
+  const result = outcome.ok ? outcome.result : { valid: false, errors: [], warnings: [] };
   const suffixed = SUFFIXED_IDS[row.source.replace(/@.*$/, "")];
   const ids = (findings: ValidationFinding[]) => {
     const set = new Set<string>();
@@ -36,7 +36,7 @@ export function differences(row: CorpusRow, record: PassRecord): string[] {
   const fired = new Set([...errors, ...ids(result.warnings)]);
   const out: string[] = [];
   if (row.expectedValid === true && !result.valid) {
-    const why = outcome.kind === "rejected" ? `rejected: ${outcome.message}` : `errors ${summarize(result.errors)}`;
+    const why = !outcome.ok ? `rejected: ${outcome.message}` : `errors ${summarize(result.errors)}`;
     out.push(`expected valid, got invalid (${why})`);
   }
   if (row.expectedValid === false && result.valid) out.push("expected invalid, got valid");

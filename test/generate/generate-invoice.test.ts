@@ -20,7 +20,7 @@ function recording(spend: () => Promise<void> = async () => {}) {
     },
     judge: async (request: ValidateRequest): Promise<ValidateOutcome> => {
       asked.push(`judge ${isPdf(request.bytes) ? "pdf" : "xml"} as ${request.record}`);
-      return { kind: "result", result: { valid: true, format: "cii", sha256: "judged", errors: [], warnings: [] }, layers: [] };
+      return { ok: true, result: { valid: true, format: "cii", sha256: "judged", errors: [], warnings: [] }, layers: [] };
     },
   };
   return { asked, steps };

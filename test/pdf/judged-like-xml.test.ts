@@ -19,7 +19,7 @@ beforeAll(() => {
 
 async function verdict(bytes: Uint8Array, record?: RecordId) {
   const outcome = await validateDocument(engine, { bytes, record });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return outcome.result;
 }
 

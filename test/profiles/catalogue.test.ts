@@ -112,7 +112,7 @@ describe.skipIf(cannotRun("written documents judged under their own record", bui
       const hybrid = record.recognise.insideHybridPdf === true;
       expect([target.label, detect(generated.bytes, { hybrid }).record?.id]).toEqual([target.label, record.id]);
       const outcome = hybrid ? await validateDocument(engine, { bytes: generated.bytes, record: record.id }) : await validateDocument(engine, { bytes: generated.bytes });
-      if (outcome.kind !== "result") throw new Error(outcome.message);
+      if (!outcome.ok) throw new Error(outcome.message);
       expect([target.label, outcome.result.errors]).toEqual([target.label, []]);
     }
     const writable = RECORDS.filter((r) => r.write).map((r) => r.id);

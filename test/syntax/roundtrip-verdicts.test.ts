@@ -26,7 +26,7 @@ async function judge(bytes: Uint8Array, hybrid: boolean) {
   // A hybrid's XML is judged as the Factur-X level it declares, as validate does for the PDF.
   const record = hybrid ? detect(bytes, { hybrid: true }).record?.id : undefined;
   const outcome = await validateDocument(engine, { bytes, record });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return outcome.result;
 }
 

@@ -28,7 +28,7 @@ const ubl = (customization: string, before: string, insert: string) =>
 async function judge(xml: string): Promise<{ result: ValidationResult; ms: number; bytes: number }> {
   const started = performance.now();
   const outcome = await validateDocument(engine, { bytes: new TextEncoder().encode(xml) });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return { result: outcome.result, ms: performance.now() - started, bytes: JSON.stringify(outcome.result).length };
 }
 

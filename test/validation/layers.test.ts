@@ -15,7 +15,7 @@ const EXAMPLE = () => readFileSync(`${RULESETS_DIR}en16931_ubl_schematron/1.3.16
 
 async function layersOf(engine: Engine, bytes: Uint8Array | string) {
   const outcome = await validateDocument(engine, { bytes: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return { result: outcome.result, layers: outcome.layers };
 }
 

@@ -14,7 +14,7 @@ test("an encoding libxml2 reads and the reading policy does not (CP437) is judge
   const cp437 = new TextEncoder().encode(xml.replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0" encoding="CP437"?>'));
   expect(engine.xsd.validate("cii-d16b", cp437).status).not.toBe("malformed");
   const outcome = await validateDocument(engine, { bytes: cp437 });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   expect(outcome.result.valid).toBe(false);
   expect(outcome.result.errors).toHaveLength(1);
   expect(["XML_REFUSED", "XML_MALFORMED"]).toContain(outcome.result.errors[0]!.ruleId);

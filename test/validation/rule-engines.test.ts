@@ -25,7 +25,7 @@ beforeAll(() => {
 
 async function judge(engine: Engine, bytes: Uint8Array): Promise<ValidationResult> {
   const outcome = await validateDocument(engine, { bytes, ruleset: { request: DEFAULT_REQUEST, day: "2026-11-22" } });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return outcome.result;
 }
 

@@ -20,7 +20,7 @@ async function judge(invoice: typeof base, standard: "xrechnung" | "peppol-bis" 
   const request = { standard, profile, output: "xml" as const, invoice: { ...invoice, ...(documentType ? { documentType, precedingInvoiceReference: { id: "INV-1" } } : {}) } };
   const generated = generateXml(request as never, { livemode: true });
   const outcome = await validateDocument(engine, { bytes: generated.bytes, record: generated.record, ruleset: { request: rulesetRequest(channel, "latest"), day: DAY } });
-  if (outcome.kind !== "result") throw new Error(outcome.message);
+  if (!outcome.ok) throw new Error(outcome.message);
   return outcome.result;
 }
 
