@@ -115,9 +115,8 @@ export const TIERS = {
     "test/pdf/pdf-budget-routes.test.ts",
     "test/pdf/pdf-budget.test.ts",
     "test/validation/findings-bounded.test.ts",
-    "test/validation/pool.test.ts",
-    "test/validation/worker-priority.test.ts",
     "test/validation/xsd-caps.test.ts",
+    "test/workers",
   ],
 } as const;
 

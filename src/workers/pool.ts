@@ -1,4 +1,5 @@
 import { EngineUnavailable } from "../engine/admission";
+import type { En16931Syntax } from "../profiles/ids";
 import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
 import type { WorkerRequest } from "./protocol";
 import type { GeneratedInvoice, InvoiceOrder } from "../generate/generate-invoice";
@@ -96,7 +97,7 @@ export class WorkerPool {
   }
 
   /** Refusals of the document come back as the DomainError parse raised. */
-  async parse(bytes: Uint8Array, hint: "auto" | "cii" | "ubl" | undefined, signal: AbortSignal): Promise<Parsed> {
+  async parse(bytes: Uint8Array, hint: "auto" | En16931Syntax | undefined, signal: AbortSignal): Promise<Parsed> {
     return (await this.run({ id: this.nextId++, kind: "parse", bytes, hint }, signal)) as Parsed;
   }
 

@@ -1,4 +1,5 @@
 import { EngineUnavailable } from "../engine/admission";
+import type { En16931Syntax } from "../profiles/ids";
 import { DomainError } from "../errors/domain-error";
 import type { ValidateRequest } from "../validation/validate";
 import type { InvoiceOrder } from "../generate/generate-invoice";
@@ -10,7 +11,7 @@ import type { TemplateDefinitionInput } from "../pdf/design";
  */
 export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
-  | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | "cii" | "ubl" }
+  | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | En16931Syntax }
   | { id: number; kind: "generate"; order: InvoiceOrder }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
   | { id: number; kind: "warm"; entries: string[] };

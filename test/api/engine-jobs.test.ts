@@ -14,7 +14,7 @@ const invoice = SCENARIOS[0].build(LOCALES.de);
 
 describe("with scripted workers", () => {
   const h = startHarness({ config: { requestDeadlineMs: 500 } });
-  const pool = new WorkerPool(1, { warm: [], createWorker: () => new Worker(new URL("../validation/scripted-worker.ts", import.meta.url).href) });
+  const pool = new WorkerPool(1, { warm: [], createWorker: () => new Worker(new URL("../workers/scripted-worker.ts", import.meta.url).href) });
   h.deps.workers = () => pool;
   afterAll(() => {
     pool.close();
