@@ -19,7 +19,7 @@ export interface ApiConfig {
   engineMaxQueue: number;
 }
 
-export const DEFAULT_API_CONFIG: ApiConfig = {
+const DEFAULT_API_CONFIG: ApiConfig = {
   requestDeadlineMs: DEFAULT_REQUEST_DEADLINE_MS,
   anonymousPerMinute: 120,
   metrics: true,

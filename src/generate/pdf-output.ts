@@ -12,7 +12,7 @@ import type { TemplateDefinitionInput } from "../pdf/design.ts";
 
 export type PdfKind = "hybrid" | "visualization";
 
-export interface PdfRequest {
+interface PdfRequest {
   template?: "standard";
   /** A stored template's definition (it implies the standard layout). */
   design?: TemplateDefinitionInput;

@@ -52,7 +52,7 @@ export function numberOf(value: Decimal): number {
 // the rules require to carry one (BR-AE-10, BR-IC-10, BR-G-10, BR-O-10, BR-E-10), used when the
 // caller's taxSummary entry gives neither. The codes are the generic VATEX-EU codes of each regime.
 // Exempt (E) has no single generic code (each exemption is its own article), so it gets a text only.
-export const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?: string }>> = {
+const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?: string }>> = {
   AE: { reason: "Reverse charge", code: "VATEX-EU-AE" },
   K: { reason: "Intra-Community supply", code: "VATEX-EU-IC" },
   G: { reason: "Export outside the EU", code: "VATEX-EU-G" },
@@ -61,17 +61,17 @@ export const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?
 };
 
 /** Category O carries no rate (BR-O-05, BR-O-09); every other category has one. */
-export const RATELESS_CATEGORIES: ReadonlySet<string> = new Set(["O"]);
+const RATELESS_CATEGORIES: ReadonlySet<string> = new Set(["O"]);
 
 /** UNTDID 1001: commercial invoice and credit note. */
-export const TYPE_CODES = { invoice: "380", creditnote: "381" } as const;
+const TYPE_CODES = { invoice: "380", creditnote: "381" } as const;
 
 /** UNTDID 4461 codes of direct debits: the IBAN is the debited account (BT-91), not the payee's (BT-84). */
 const DIRECT_DEBIT_CODES: ReadonlySet<string> = new Set(["49", "59"]);
 
 const present = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
-export function addressToModel(a: ApiAddress): Address {
+function addressToModel(a: ApiAddress): Address {
   // `state`, `region` and `province` feed the national formats (FatturaPA, Facturae); EN 16931 has
   // one subdivision term, BT-39, which is `countrySubentity`.
   return present({

@@ -31,7 +31,7 @@ export function locatorFor(style: LocationStyle): FindingLocator {
 }
 
 /** Paths of elements already located in this document run. */
-export class Locator implements FindingLocator {
+class Locator implements FindingLocator {
   private readonly paths = new Map<XNode, string>();
 
   check(subject: Sequence): void {

@@ -22,7 +22,7 @@ import { XPathError } from "./xpath/errors.ts";
 export type NativeAvailability = { source: SourceKind; model: string } | { refused: string };
 
 /** The pinned code lists an entry may open, parsed once, by the href its rules write. */
-export function codeListResolver(entryPath: string, codeLists: readonly string[], read: (path: string) => Uint8Array): (href: string) => XDocument | undefined {
+function codeListResolver(entryPath: string, codeLists: readonly string[], read: (path: string) => Uint8Array): (href: string) => XDocument | undefined {
   const parsed = new Map<string, XDocument>();
   return (href) => {
     const target = documentTarget(entryPath, href);

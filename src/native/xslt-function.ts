@@ -41,7 +41,7 @@ export class UnsupportedXslt extends XPathError {
 /** A conversion of a value to a declared sequence type, per the function conversion rules. */
 type Conversion = (value: Sequence, what: string) => Sequence;
 
-export class NativeFunction implements StylesheetFunction {
+class NativeFunction implements StylesheetFunction {
   body: Evaluate = () => fail("XTDE0000", `function ${this.name} called before it was compiled`);
   frameSize = 0;
   constructor(

@@ -3,6 +3,10 @@
 
 import { Type, type Static } from "@sinclair/typebox";
 
+/** The languages the layout has labels for (labels.ts keys its tables by these). */
+export const TEMPLATE_LANGUAGES = ["en", "de", "fr", "it", "es", "nl", "ro"] as const;
+export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
+
 /**
  * What an organization may change about the built-in layout. Everything is optional; an empty object
  * is the standard template.
@@ -22,7 +26,7 @@ export const TemplateDefinition = Type.Object(
     accentColor: Type.Optional(Type.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "headings and rules, e.g. #1F4E79" })),
     footerText: Type.Optional(Type.String({ maxLength: 500, description: "printed at the foot of every page" })),
     language: Type.Optional(
-      Type.Union(["auto", "en", "de", "fr", "it", "es", "nl", "ro"].map((l) => Type.Literal(l)), { description: "labels; auto (default) follows the seller's country" }),
+      Type.Union(["auto" as const, ...TEMPLATE_LANGUAGES].map((l) => Type.Literal(l)), { description: "labels; auto (default) follows the seller's country" }),
     ),
     show: Type.Optional(
       Type.Object(

@@ -2,6 +2,8 @@
 // language. The seller's country picks the language (the seller issues the document); countries
 // without a row get English. A stored template may name the language instead.
 
+import type { TemplateLanguage } from "./design.ts";
+
 export interface NumberStyle {
   decimal: string;
   group: string;
@@ -425,7 +427,7 @@ const RO: Labels = {
 
 const COMMA_DOT: NumberStyle = { decimal: ",", group: "." };
 
-const LANGUAGES: Record<string, Language> = {
+const LANGUAGES: Record<TemplateLanguage, Language> = {
   en: { code: "en", labels: EN, numbers: { decimal: ".", group: "," }, date: "YYYY-MM-DD" },
   de: { code: "de", labels: DE, numbers: COMMA_DOT, date: "DD.MM.YYYY" },
   fr: { code: "fr", labels: FR, numbers: { decimal: ",", group: " " }, date: "DD/MM/YYYY" },
@@ -439,7 +441,7 @@ const LANGUAGES: Record<string, Language> = {
  * Seller country (ISO 3166-1 alpha-2) to language. Only one-language countries: for Belgium or
  * Switzerland the country alone cannot tell which language the buyer reads, so they get English.
  */
-const COUNTRY_LANGUAGE: Record<string, string> = {
+const COUNTRY_LANGUAGE: Record<string, TemplateLanguage> = {
   DE: "de",
   FR: "fr",
   IT: "it",
@@ -448,14 +450,11 @@ const COUNTRY_LANGUAGE: Record<string, string> = {
   RO: "ro",
 };
 
-/** The language codes a template may ask for instead of the seller country's. */
-const LANGUAGE_CODES = Object.keys(LANGUAGES);
-
 /**
- * The page language: `override` (a template's choice, one of LANGUAGE_CODES) when given and not
+ * The page language: `override` (a template's choice, one of TEMPLATE_LANGUAGES) when given and not
  * "auto", otherwise the seller country's.
  */
 export function languageFor(countryCode: string, override?: string): Language {
-  if (override && override !== "auto" && Object.hasOwn(LANGUAGES, override)) return LANGUAGES[override];
+  if (override && override !== "auto" && Object.hasOwn(LANGUAGES, override)) return LANGUAGES[override as TemplateLanguage];
   return LANGUAGES[COUNTRY_LANGUAGE[countryCode.toUpperCase()] ?? "en"];
 }

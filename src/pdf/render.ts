@@ -442,7 +442,7 @@ function totals(ctx: Ctx): void {
 }
 
 function payment(ctx: Ctx): void {
-  const { flow, l, lang, styles: s, model } = ctx;
+  const { l, lang, model } = ctx;
   const p = model.paymentInstructions;
   const lines: string[] = [];
   if (p?.meansText) lines.push(p.meansText);

@@ -328,7 +328,7 @@ export const RECORDS: readonly ProfileRecord[] = [...en16931, ...xrechnung, ...p
 
 // --- The generate request's standards ---------------------------------------------------------
 
-export interface StandardEntry {
+interface StandardEntry {
   /** Accepted `profile` values and the records that write them: the default syntax first, then the alternative. */
   profiles: Partial<Record<RequestProfile, readonly RecordId[]>>;
   defaultProfile: RequestProfile;

@@ -3,7 +3,7 @@
 // holds that rule).
 
 /** Syntaxes the service recognises: the `format` of a validation result, minus `unknown`. */
-export const SYNTAXES = ["cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio"] as const;
+const SYNTAXES = ["cii", "ubl", "fatturapa", "facturae", "eslog", "sdi_messaggio"] as const;
 export type SyntaxId = (typeof SYNTAXES)[number];
 
 /** The EN 16931 syntaxes: the ones the semantic model is read from and written to. */

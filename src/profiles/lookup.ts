@@ -13,8 +13,6 @@ export function recordById(id: RecordId): ProfileRecord {
   return record;
 }
 
-export const findRecord = (id: string): ProfileRecord | undefined => BY_ID.get(id);
-
 export const recordsOf = (syntax: SyntaxId): ProfileRecord[] => RECORDS.filter((r) => r.syntax === syntax);
 
 /** The record that judges a document of `syntax` declaring no profile we know. */
@@ -34,6 +32,3 @@ export const creditNoteStandards = (): Standard[] => (Object.keys(STANDARD_ENTRI
 
 /** The fx:ConformanceLevel values of the records a hybrid PDF may embed: the HybridConformanceType code list. */
 export const hybridConformanceLevels = (): string[] => [...new Set(RECORDS.flatMap((r) => (r.hybrid ? [r.hybrid.conformanceLevel] : [])))];
-
-/** Every rule file some record may run, overlays included. */
-export const everyRuleLayer = () => RECORDS.flatMap((r) => [...(r.judge?.rules ?? []), ...(r.judge?.overlays ?? []).map((o) => o.layer)]);

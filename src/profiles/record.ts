@@ -26,7 +26,7 @@ export interface ProfileRecord {
  * Records of a syntax with specification identifiers match BT-24 by prefix, the longest prefix
  * winning; national formats match by root name or a root attribute.
  */
-export interface Recognition {
+interface Recognition {
   /** BT-24 prefixes (UBL CustomizationID, CII guideline id), current first. */
   ids?: readonly string[];
   /** Earlier identifiers still recognised (drafts, superseded releases). */
@@ -109,7 +109,7 @@ export interface HybridFacts {
 }
 
 /** A row of GET /v1/rulesets. */
-export type FamilyId = string;
+type FamilyId = string;
 
 export interface CatalogueFamily {
   id: FamilyId;

@@ -10,7 +10,7 @@ import { XmlRefused } from "./xml-refused.ts";
 type Decode = (bytes: Uint8Array) => string;
 
 /** What the bytes alone say; `encoding` absent: an ASCII-compatible document whose declaration decides. */
-export interface Sniffed {
+interface Sniffed {
   encoding?: "UTF-8" | "UTF-16LE" | "UTF-16BE" | "UCS-4" | "EBCDIC";
   /** Length of the byte-order mark, which is not part of the text. */
   bom: number;

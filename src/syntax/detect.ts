@@ -35,13 +35,13 @@ export interface Detection {
   note?: string;
 }
 
-export interface DetectOptions {
+interface DetectOptions {
   hint?: FormatHint;
   /** The XML was extracted from a hybrid PDF (Factur-X / ZUGFeRD), which changes some labels. */
   hybrid?: boolean;
 }
 
-export interface Prolog {
+interface Prolog {
   /** A document type declaration precedes the root element. */
   doctype: boolean;
   root?: { qname: string; attributes: Record<string, string>; end: number };

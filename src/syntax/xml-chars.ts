@@ -4,7 +4,7 @@
 
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-export interface ForbiddenChar {
+interface ForbiddenChar {
   /** Index in UTF-16 code units. */
   index: number;
   /** "U+0001": how messages name it. */

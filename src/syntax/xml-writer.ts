@@ -18,7 +18,7 @@ export interface XmlNode {
   bt?: string;
 }
 
-export type XmlChild = XmlNode | undefined | false | readonly (XmlNode | undefined | false)[];
+type XmlChild = XmlNode | undefined | false | readonly (XmlNode | undefined | false)[];
 
 function kept(children: readonly XmlChild[]): XmlNode[] {
   return children.flat().filter((c): c is XmlNode => !!c);
@@ -106,7 +106,7 @@ function writeNode(node: XmlNode, depth: number, indent: string, out: string[]):
   }
 }
 
-export interface SerializeOptions {
+interface SerializeOptions {
   /** One level of indentation; two spaces unless told. */
   indent?: string;
 }

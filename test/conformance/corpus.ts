@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RecordId } from "../../src/profiles/ids";
-import { findRecord } from "../../src/profiles/lookup";
+import { RECORDS } from "../../src/profiles/catalogue";
 import type { CorpusRow } from "../support/corpus";
 
 export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
@@ -28,6 +28,6 @@ export const sourceOf = (row: CorpusRow) => row.path.slice(0, row.path.indexOf("
  */
 export function recordFor(row: CorpusRow): RecordId | undefined {
   const syntax = row.syntax === "pdf" ? "cii" : row.syntax;
-  const record = findRecord(`${syntax}:${row.profile}`);
+  const record = RECORDS.find((r) => r.id === `${syntax}:${row.profile}`);
   return record?.judge && record.judge.rules.length ? record.id : undefined;
 }

@@ -24,8 +24,6 @@ interface PngSpec {
   data?: Buffer;
 }
 
-const CHANNELS = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
-
 export function png({ width, height, colourType, depth = 8, pixel, interlaced = false, extra = [], data }: PngSpec): Uint8Array {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);

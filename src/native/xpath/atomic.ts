@@ -59,7 +59,7 @@ export function stringOf(value: Atomic): string {
 }
 
 /** XPath's xs:double canonical form: plain notation in [1e-6, 1e6), else `1.0E-5`-style scientific. */
-export function doubleToString(value: number): string {
+function doubleToString(value: number): string {
   if (Number.isNaN(value)) return "NaN";
   if (value === Infinity) return "INF";
   if (value === -Infinity) return "-INF";
@@ -74,7 +74,7 @@ const XML_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 const DOUBLE_LEXICAL = /^(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|-?INF|NaN)$/;
 
 /** The xs:double lexical space; null when the text is not a double. */
-export function parseDouble(text: string): number | null {
+function parseDouble(text: string): number | null {
   const trimmed = text.replace(XML_SPACE, "");
   if (!DOUBLE_LEXICAL.test(trimmed)) return null;
   if (trimmed.endsWith("INF")) return trimmed.startsWith("-") ? -Infinity : Infinity;
@@ -91,7 +91,7 @@ export function toDouble(value: Atomic): number {
   return parsed ?? fail("FORG0001", `cannot convert "${stringOf(value)}" to xs:double`);
 }
 
-export function toDecimal(value: Atomic, integer: boolean): Dec {
+function toDecimal(value: Atomic, integer: boolean): Dec {
   const target = integer ? "xs:integer" : "xs:decimal";
   if (value instanceof Dec) {
     if (integer) return value.integer ? value : value.truncate();

@@ -11,7 +11,7 @@ import { fail } from "./errors.ts";
 import type { CompileSession } from "./session.ts";
 import { arithmetic, atomize, effectiveBoolean, itemString, numericOperand, singleAtomic, valueCompare, type Item, type Sequence } from "./values.ts";
 
-export interface BuiltIn {
+interface BuiltIn {
   min: number;
   max: number;
   /** `session` holds what calls share, such as compiled regular expressions. */

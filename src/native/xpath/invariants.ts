@@ -12,7 +12,7 @@ import type { Expr } from "./ast.ts";
 import type { Scope } from "./context.ts";
 import { dependence, Depends, worthHoisting } from "./hoist.ts";
 
-export interface Lifted {
+interface Lifted {
   /** The body with each invariant part replaced by a reference to its variable. */
   body: Expr;
   /** The invariant parts, by the variable name that replaces them. */

@@ -23,7 +23,7 @@ import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
 import { XPathError } from "./errors.ts";
 import { dependence, Depends } from "./hoist.ts";
-import { atomize, type Item, type Sequence } from "./values.ts";
+import { atomize, type Sequence } from "./values.ts";
 
 type Test = (focus: Focus, runtime: Runtime) => boolean;
 /** A predicate as a filter over a sequence in the order positions count in. */

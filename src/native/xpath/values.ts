@@ -110,7 +110,7 @@ function compareStrings(a: string, b: string, op: ComparisonOp): boolean {
   return test(codepointCompare(a, b), op);
 }
 
-export function codepointCompare(a: string, b: string): number {
+function codepointCompare(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

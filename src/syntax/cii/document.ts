@@ -8,7 +8,7 @@ import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
 import { cii } from "./vocabulary.ts";
 
-export interface DocumentTerms {
+interface DocumentTerms {
   kind: DocumentKind;
   invoiceNumber: string;
   issueDate: string;

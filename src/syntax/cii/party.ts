@@ -11,7 +11,7 @@ import { term, unlessEmpty } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 
 /** Business terms of one address, in the order line1, line2, line3, city, post code, subdivision, country. */
-export type AddressTerms = readonly [string, string, string, string, string, string, string];
+type AddressTerms = readonly [string, string, string, string, string, string, string];
 
 export const ADDRESS_TERMS = {
   seller: ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"],

@@ -17,7 +17,7 @@ const ADDITIONAL = { tender: "50", invoicedObject: "130", supporting: "916" } as
 const PROJECT_NAME = "Project reference";
 
 /** The model's reference terms, as one CII block reads and writes them. */
-export type ReferenceTerms = Pick<
+type ReferenceTerms = Pick<
   Invoice,
   | "projectReference"
   | "contractReference"

@@ -11,7 +11,7 @@ import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 
-export interface TaxTerms {
+interface TaxTerms {
   vatBreakdown: VatBreakdown[];
   taxPointDate?: string;
   taxPointDateCode?: string;

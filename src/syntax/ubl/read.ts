@@ -5,7 +5,7 @@ import { parseXml } from "../xml-reader.ts";
 import { readDocument } from "./document.ts";
 import { KINDS } from "./vocabulary.ts";
 
-export class NotUblError extends Error {}
+class NotUblError extends Error {}
 
 /** Reads a UBL Invoice or CreditNote; throws on anything else, on malformed XML and on a DOCTYPE. */
 export function readUbl(xml: Uint8Array | string): Invoice {

@@ -49,7 +49,7 @@ function readBreakdown(subtotal: Element): VatBreakdown {
   };
 }
 
-export interface TaxTotals {
+interface TaxTotals {
   vatTotal?: Decimal;
   vatTotalInAccountingCurrency?: Decimal;
   vatBreakdown: VatBreakdown[];

@@ -12,8 +12,8 @@ import type { VerdictFindings } from "../finding-caps";
 
 const LAYER_KINDS = ["source", "xsd", "rules", "overlay", "advisory", "container"] as const;
 const LAYER_STATUSES = ["ran", "skipped", "stopped"] as const;
-export type LayerKind = (typeof LAYER_KINDS)[number];
-export type LayerStatus = (typeof LAYER_STATUSES)[number];
+type LayerKind = (typeof LAYER_KINDS)[number];
+type LayerStatus = (typeof LAYER_STATUSES)[number];
 
 /** What a layer's run reports: its findings (and those an engine only counted), or why it did not run. */
 export interface LayerRun {
