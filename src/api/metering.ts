@@ -11,9 +11,8 @@ import { secondsUntil } from "../accounts/windows";
  * the service's (engine outage, deadline, internal error) and kept when the caller's document or
  * request is at fault (a 4xx).
  */
-export async function metered<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function metered<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const caller = ctx.caller;
-  if (!caller) throw new Error("metered() needs an authenticated route");
   const spent = spendOrRefuse(ctx, caller);
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
