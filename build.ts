@@ -3,10 +3,8 @@
  * the ruleset bundle inside, so it runs with nothing beside it but its SQLite file.
  */
 import { $ } from "bun";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { bundleFile } from "./src/assets/build-bundle";
-import { indexPath } from "./src/rulesets/compile";
 
 const outfile = resolve(process.argv[2] ?? join(import.meta.dir, "dist", "einvoice"));
 const bun = process.execPath;
@@ -14,12 +12,10 @@ const bun = process.execPath;
 process.chdir(import.meta.dir);
 const started = performance.now();
 
-// The executable embeds build/assets/rulesets.bundle; a missing or stale one is remade first
-// (sync and compile are cached, so this costs seconds unless the pins changed).
-if (!existsSync(bundleFile) || !existsSync(indexPath) || statSync(bundleFile).mtimeMs < statSync(indexPath).mtimeMs) {
-  await $`${bun} scripts/rulesets.ts all`;
-  await $`${bun} scripts/bundle-assets.ts`;
-}
+// The executable embeds build/assets/rulesets.bundle with every rule file's SEF, so it runs
+// VALIDATION_ENGINE=saxonjs and falls back to SaxonJS offline (docs/architecture.md, "Build pipeline
+// for rules"). The step does nothing when the bundle is current; otherwise it compiles what is missing.
+await $`${bun} scripts/rulesets.ts all --sef all`;
 
 mkdirSync(dirname(outfile), { recursive: true });
 // The worker is a second entrypoint, or the executable would not contain it. The pool loads it as

@@ -10,6 +10,7 @@ export const TIERS = {
   /** Needs nothing outside the repository: no ruleset build, corpus, oracle or server process. */
   unit: [
     "test/accounts",
+    "test/assets",
     "test/db",
     "test/engine",
     "test/model",
@@ -67,6 +68,7 @@ export const TIERS = {
     "test/native/earlier-equality.test.ts",
     "test/native/evaluator.test.ts",
     "test/native/fast-paths.test.ts",
+    "test/native/france-ctc-differential.test.ts",
     "test/native/hoisting.test.ts",
     "test/native/numeric-edges.test.ts",
     "test/native/patterns.test.ts",

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pins } from "../rulesets/pins";
 import { buildDir, filesDir, writeAtomically } from "../rulesets/sync";
-import { readIndex, type IndexEntry } from "../rulesets/compile";
+import type { BuildIndex, IndexEntry } from "../rulesets/compile";
 import { buildNativeModel, type NativeAvailability } from "../native/plans";
 import { packBundle } from "./bundle-format";
 
@@ -32,25 +32,31 @@ function ruleIdsOf(xslt: string): string[] {
 
 export const bundleFile = join(buildDir, "..", "assets", "rulesets.bundle");
 
+/** The native engine's model of one rule entry (its JSON, when it has a plan), or why it has none. */
+export type NativeModel = ReturnType<typeof buildNativeModel>;
+
+/** Builds the native model of every entry, by pinned path: which entries need a SEF follows from it. */
+export function nativeModels(entries: readonly IndexEntry[]): Map<string, NativeModel> {
+  return new Map(entries.map((entry) => [entry.path, buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)))]));
+}
+
 /**
- * Packs what the engine reads at run time: every pinned schema file (XSD imports included), every
- * compiled stylesheet with the code lists it opens, the native engine's rule models, and the build index.
+ * Packs what the engine reads at run time: every pinned schema file (XSD imports included), the
+ * native engine's rule models, every compiled stylesheet the build made with the code lists it
+ * opens, and the build index. An entry without a SEF can run only natively (the index says so).
  */
-export function buildBundle(): { path: string; files: number; bytes: number } {
-  const index = readIndex();
-  if (!index) throw new Error("no build/rulesets/index.json: run `bun scripts/rulesets.ts all` first");
+export function buildBundle(index: BuildIndex, models: ReadonlyMap<string, NativeModel>): { path: string; files: number; bytes: number; sefs: number } {
   const files = new Map<string, Uint8Array>();
   const take = (bundlePath: string, diskPath: string) => {
     if (!existsSync(diskPath)) throw new Error(`missing ${diskPath}: run \`bun scripts/rulesets.ts all\``);
     files.set(bundlePath, readFileSync(diskPath));
   };
   for (const pin of pins) if (pin.path.endsWith(".xsd")) take(`files/${pin.path}`, join(filesDir, pin.path));
-  for (const entry of index.entries) {
-    take(entry.sef, join(buildDir, entry.sef));
-    for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
-  }
   const entries: BundledEntry[] = index.entries.map((entry) => {
-    const native = buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)));
+    for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
+    if (entry.sef) take(entry.sef.path, join(buildDir, entry.sef.path));
+    const native = models.get(entry.path);
+    if (!native) throw new Error(`no native model was built for ${entry.path}`);
     if (native.json !== undefined && "model" in native.availability) files.set(native.availability.model, new TextEncoder().encode(native.json));
     // Which rule ids each stylesheet can report: advisories ask whether any artifact that ran enforces a rule.
     return { ...entry, ruleIds: ruleIdsOf(readFileSync(join(buildDir, entry.xslt), "utf8")), native: native.availability };
@@ -58,5 +64,5 @@ export function buildBundle(): { path: string; files: number; bytes: number } {
   files.set("index.json", new TextEncoder().encode(JSON.stringify({ ...index, entries })));
   const bytes = packBundle(files);
   writeAtomically(bundleFile, bytes);
-  return { path: bundleFile, files: files.size, bytes: bytes.byteLength };
+  return { path: bundleFile, files: files.size, bytes: bytes.byteLength, sefs: entries.filter((e) => e.sef).length };
 }

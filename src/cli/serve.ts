@@ -2,11 +2,13 @@ import { openStore } from "../db/connection";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
-import { serverSettings } from "../config";
+import { serverSettings, UsageError } from "../config";
 import { listenMetricsApart } from "../api/metrics-endpoint";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
 import type { Store } from "../db/connection";
+import { rulesetBundle } from "../assets/bundle";
+import { bundledEntries } from "../assets/bundled-entries";
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
@@ -60,10 +62,23 @@ async function nightlyDriftCheck(store: Store, mirror: string | null): Promise<(
   });
 }
 
+/**
+ * VALIDATION_ENGINE=saxonjs runs every rule file on SaxonJS, so every one needs its compiled
+ * stylesheet; the default build makes them only for the files without a native plan. Refused at
+ * start rather than as a 503 on each request.
+ */
+function checkSaxonJsStylesheets(): void {
+  const missing = [...bundledEntries(rulesetBundle()).values()].filter((entry) => !entry.sef).length;
+  if (missing > 0) {
+    throw new UsageError(`VALIDATION_ENGINE=saxonjs: the ruleset bundle has no SaxonJS stylesheet for ${missing} rule files; \`VALIDATION_ENGINE=saxonjs npm start\` compiles them before it serves`);
+  }
+}
+
 export async function serve(options: { port?: string; db?: string }, memoryNote?: string): Promise<void> {
   // Before anything opens: a mistyped value stops the start with a message, not a worker or a request later.
   const settings = serverSettings(options);
   const { http, ruleEngine, databasePath: dbPath } = settings;
+  if (ruleEngine === "saxonjs") checkSaxonJsStylesheets();
   const store = openStore(dbPath);
   const deps = createDeps(store, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
   const app = createApp(deps, [], http).listen({ port: settings.port, hostname: "0.0.0.0" });

@@ -1,5 +1,7 @@
-// Compiles every pinned rule entry (XSLT, or Schematron via our own .sch -> XSLT compiler) to a
-// SaxonJS SEF at build time, and writes build/rulesets/index.json describing what was built.
+// Prepares every pinned rule entry (its XSLT: the pinned file, or our own .sch -> XSLT compiler's
+// output; the rewrites; the code lists it reads) and compiles the ones asked for to a SaxonJS SEF,
+// writing build/rulesets/index.json describing what was built. Preparing takes seconds; a SEF takes
+// up to half a minute, so SEFs are compiled only for the entries that will run on SaxonJS.
 //
 // Layout under build/rulesets/:
 //   files/<path>               pinned bytes (sync.ts)
@@ -7,8 +9,8 @@
 //   rewritten/<path>[.xsl]     the copy actually compiled (rewrites.ts applied)
 //   sef/<path>.sef.json        the SEF, with <name>.cachekey beside it and the code lists it reads
 
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
 import { documentTarget, isRuleEntry, pinByPath, pins, type Pin } from "./pins";
 import { REWRITES_VERSION, rewriteStylesheet } from "./rewrites";
@@ -25,10 +27,8 @@ export interface IndexEntry {
   path: string;
   /** SHA-256 of the pinned entry file. */
   sha256: string;
-  /** Relative to build/rulesets. */
-  sef: string;
-  sefSha256: string;
-  sefBytes: number;
+  /** The compiled SEF, or null when none was asked for (the entry then runs only natively). */
+  sef: Sef | null;
   /** The stylesheet the SEF was compiled from (after rewrites), relative to build/rulesets. */
   xslt: string;
   /** The stylesheet before rewrites: the pinned file, or the XSLT our compiler generated from the .sch. */
@@ -36,8 +36,15 @@ export interface IndexEntry {
   rewrites: Record<string, number>;
   /** Pinned files (rulesets-root relative) the stylesheet reads with document(); copied beside the SEF. */
   codeLists: string[];
-  engine: "saxonjs";
   cacheKey: string;
+}
+
+interface Sef {
+  /** Relative to build/rulesets. */
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** Seconds the export took when it was last made (null when the index lost that figure). */
   compileSeconds: number | null;
 }
 
@@ -46,38 +53,25 @@ export interface BuildIndex {
   entries: IndexEntry[];
 }
 
-type CompileEvent =
-  | { kind: "cached"; pin: Pin }
-  | { kind: "start"; pin: Pin }
-  | { kind: "done"; pin: Pin; entry: IndexEntry }
-  | { kind: "skipped"; pin: Pin; reason: string };
+type PrepareEvent = { kind: "skipped"; pin: Pin; reason: string };
 
-export interface CompileOptions {
-  /** Compile only entries whose path contains one of these substrings. */
-  only?: string[];
-  /** Recompile even on a cache hit. */
-  force?: boolean;
-  onEvent?: (e: CompileEvent) => void;
-}
+type CompileEvent = { kind: "start"; entry: IndexEntry; n: number; of: number } | { kind: "done"; entry: IndexEntry; n: number; of: number };
 
 export function readIndex(): BuildIndex | null {
   return existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, "utf8")) as BuildIndex) : null;
 }
 
 /**
- * Compiles the rule entries one at a time (each xslt3 export takes up to a minute and ~0.7 GB).
- * The index is rewritten after every stylesheet so an interrupted build keeps what it finished.
- * Returns the entries that could not be compiled because the Schematron compiler is absent.
+ * Writes the XSLT, rewritten copy and code lists of every rule entry (those whose path contains one
+ * of `only`, when given) and the index describing them. An entry keeps the SEF already built for
+ * the same input (its cache key); the others have none until {@link compileSefs}. Returns the index
+ * and the entries that could not be prepared because the Schematron compiler is absent.
  */
-export async function compileRulesets(opts: CompileOptions = {}): Promise<{ index: BuildIndex; skipped: Pin[] }> {
-  const index: BuildIndex = readIndex() ?? { rewritesVersion: REWRITES_VERSION, entries: [] };
-  index.rewritesVersion = REWRITES_VERSION;
+export async function prepareRulesets(opts: { only?: string[]; onEvent?: (e: PrepareEvent) => void } = {}): Promise<{ index: BuildIndex; skipped: Pin[] }> {
+  const previous = readIndex();
+  const index: BuildIndex = { rewritesVersion: REWRITES_VERSION, entries: previous?.entries ?? [] };
   const skipped: Pin[] = [];
-  const selected = pins
-    .filter(isRuleEntry)
-    .filter((p) => !opts.only?.length || opts.only.some((s) => p.path.includes(s)))
-    // Published XSLT first: a problem in our own .sch compiler must not hold those back.
-    .sort((a, b) => Number(a.path.endsWith(".sch")) - Number(b.path.endsWith(".sch")));
+  const selected = pins.filter(isRuleEntry).filter((p) => !opts.only?.length || opts.only.some((s) => p.path.includes(s)));
   for (const pin of selected) {
     const source = await sourceStylesheet(pin);
     if ("skip" in source) {
@@ -85,12 +79,36 @@ export async function compileRulesets(opts: CompileOptions = {}): Promise<{ inde
       opts.onEvent?.({ kind: "skipped", pin, reason: source.skip });
       continue;
     }
-    const entry = compileOne(pin, source, opts);
+    const entry = prepareOne(pin, source, previous?.entries.find((e) => e.path === pin.path));
     index.entries = index.entries.filter((e) => e.path !== pin.path).concat(entry);
-    index.entries.sort((a, b) => a.path.localeCompare(b.path));
-    writeAtomically(indexPath, JSON.stringify(index, null, 2) + "\n");
   }
+  index.entries.sort((a, b) => a.path.localeCompare(b.path));
+  writeAtomically(indexPath, JSON.stringify(index, null, 2) + "\n");
   return { index, skipped };
+}
+
+/**
+ * Compiles the SEF of each given entry of `index` (each xslt3 export takes up to half a minute and
+ * ~0.7 GB), `parallel` at a time, and records it in the index. The index is rewritten after every
+ * stylesheet so an interrupted build keeps what it finished.
+ */
+export async function compileSefs(index: BuildIndex, entries: readonly IndexEntry[], opts: { parallel: number; onEvent?: (e: CompileEvent) => void }): Promise<void> {
+  const queue = [...entries];
+  let started = 0;
+  let finished = 0;
+  const next = async (): Promise<void> => {
+    const entry = queue.shift();
+    if (!entry) return;
+    opts.onEvent?.({ kind: "start", entry, n: ++started, of: entries.length });
+    const sef = join(buildDir, "sef", entry.path + ".sef.json");
+    const compileSeconds = await exportSef(join(buildDir, entry.xslt), sef);
+    writeAtomically(cacheKeyFile(sef), entry.cacheKey + "\n");
+    entry.sef = sefOf(sef, compileSeconds);
+    writeAtomically(indexPath, JSON.stringify(index, null, 2) + "\n");
+    opts.onEvent?.({ kind: "done", entry, n: ++finished, of: entries.length });
+    return next();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.parallel) }, next));
 }
 
 interface SourceStylesheet {
@@ -130,11 +148,17 @@ function pinnedFile(pin: Pin): string {
   return file;
 }
 
-function compileOne(pin: Pin, source: SourceStylesheet, opts: CompileOptions): IndexEntry {
-  const rel = (abs: string) => relative(buildDir, abs).split("\\").join("/");
+const rel = (abs: string) => relative(buildDir, abs).split("\\").join("/");
+const cacheKeyFile = (sef: string) => sef.replace(/\.sef\.json$/, ".cachekey");
+
+function sefOf(sef: string, compileSeconds: number | null): Sef {
+  const bytes = readFileSync(sef);
+  return { path: rel(sef), sha256: sha256(bytes), bytes: bytes.byteLength, compileSeconds };
+}
+
+function prepareOne(pin: Pin, source: SourceStylesheet, previous: IndexEntry | undefined): IndexEntry {
   const cacheKey = sha256(`rewrites-v${REWRITES_VERSION}\n${sha256(source.bytes)}`);
   const sef = join(buildDir, "sef", pin.path + ".sef.json");
-  const keyFile = sef.replace(/\.sef\.json$/, ".cachekey");
   const rewrittenFile = join(buildDir, "rewritten", pin.path.endsWith(".sch") ? pin.path + ".xsl" : pin.path);
 
   const text = source.bytes.toString("utf8");
@@ -149,53 +173,39 @@ function compileOne(pin: Pin, source: SourceStylesheet, opts: CompileOptions): I
       copyFileSync(join(filesDir, cl), join(dir, posix.basename(cl)));
     }
   }
-
-  let compileSeconds: number | null = null;
-  const cached = existsSync(sef) && existsSync(keyFile) && readFileSync(keyFile, "utf8").trim() === cacheKey;
-  if (cached && !opts.force) {
-    opts.onEvent?.({ kind: "cached", pin });
-  } else {
-    opts.onEvent?.({ kind: "start", pin });
-    compileSeconds = exportSef(rewrittenFile, sef);
-    writeAtomically(keyFile, cacheKey + "\n");
-  }
-  const sefBytes = readFileSync(sef);
-  const previous = readIndex()?.entries.find((e) => e.path === pin.path && e.cacheKey === cacheKey);
-  const entry: IndexEntry = {
+  const cached = existsSync(sef) && existsSync(cacheKeyFile(sef)) && readFileSync(cacheKeyFile(sef), "utf8").trim() === cacheKey;
+  const seconds = previous?.cacheKey === cacheKey ? (previous.sef?.compileSeconds ?? null) : null;
+  return {
     key: pin.key,
     version: pin.version,
     path: pin.path,
     sha256: pin.sha256,
-    sef: rel(sef),
-    sefSha256: sha256(sefBytes),
-    sefBytes: statSync(sef).size,
+    sef: cached ? sefOf(sef, seconds) : null,
     xslt: rel(rewrittenFile),
     sourceXslt: rel(source.file),
     rewrites: counts,
     codeLists,
-    engine: "saxonjs",
     cacheKey,
-    compileSeconds: compileSeconds ?? previous?.compileSeconds ?? null,
   };
-  if (compileSeconds !== null) opts.onEvent?.({ kind: "done", pin, entry });
-  return entry;
 }
 
-/** Runs `xslt3 -export` into a temp file and renames it into place; returns the seconds taken. */
-function exportSef(xsl: string, sef: string): number {
+/** Runs `xslt3 -export` into a temp file and renames it into place; resolves to the seconds taken. */
+function exportSef(xsl: string, sef: string): Promise<number> {
   mkdirSync(dirname(sef), { recursive: true });
   const tmp = sef.replace(/\.sef\.json$/, `.tmp-${process.pid}.sef.json`);
   const started = performance.now();
-  const run = spawnSync("node", [xslt3, `-xsl:${xsl}`, `-export:${tmp}`, "-nogo", "-relocate:on", "-t"], {
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+  return new Promise((resolveSeconds, reject) => {
+    const child = spawn("node", [xslt3, `-xsl:${xsl}`, `-export:${tmp}`, "-nogo", "-relocate:on", "-t"]);
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) => reject(new Error(`cannot run xslt3 with node: ${error.message}`)));
+    child.on("close", (status) => {
+      if (status !== 0 || !existsSync(tmp)) return reject(new Error(`xslt3 failed on ${xsl} (exit ${status}):\n${output}`));
+      renameSync(tmp, sef);
+      resolveSeconds(Math.round((performance.now() - started) / 100) / 10);
+    });
   });
-  if (run.error) throw new Error(`cannot run xslt3 with node: ${run.error.message}`);
-  if (run.status !== 0 || !existsSync(tmp)) {
-    throw new Error(`xslt3 failed on ${xsl} (exit ${run.status}):\n${run.stderr}${run.stdout}`);
-  }
-  renameSync(tmp, sef);
-  return Math.round((performance.now() - started) / 100) / 10;
 }
 
 /**

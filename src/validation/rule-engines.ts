@@ -52,7 +52,8 @@ export class RuleEngines {
 
   warm(entryPath: string): void {
     if (this.engineOf(entryPath) === "native") this.native.warm(entryPath);
-    else this.saxonjs.warm(entryPath);
+    // Without its stylesheet the file cannot run; its first document says so (503), not the worker's start.
+    else if (this.saxonjs.has(entryPath)) this.saxonjs.warm(entryPath);
   }
 
   /** Findings of one rule file, and the engine that produced them. Throws {@link RuleFileStopped}. */

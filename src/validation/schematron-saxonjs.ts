@@ -38,6 +38,14 @@ export class SaxonJsSchematron {
 
   constructor(private readonly bundle: Bundle) {}
 
+  /**
+   * Whether the bundle holds the entry's compiled stylesheet. The default build compiles one only for
+   * the rule files the native engine has no plan for (docs/architecture.md, "Build pipeline for rules").
+   */
+  has(entryPath: string): boolean {
+    return bundledEntry(this.bundle, entryPath).sef !== null;
+  }
+
   /** Loads a stylesheet ahead of the first document. */
   warm(entryPath: string): void {
     this.load(entryPath);
@@ -63,11 +71,15 @@ export class SaxonJsSchematron {
     const cached = this.loaded.get(entryPath);
     if (cached) return cached;
     const entry = bundledEntry(this.bundle, entryPath);
+    // Not a verdict: the layer cannot run here, so the request fails as the engine's fault (503).
+    if (!entry.sef) {
+      throw new Error(`SaxonJS cannot run ${entryPath}: the ruleset bundle has no compiled stylesheet for it; build them with \`bun scripts/rulesets.ts all --sef all\` (or start with VALIDATION_ENGINE=saxonjs)`);
+    }
     const pool: Record<string, unknown> = {};
     for (const list of entry.codeLists) {
       pool[BASE + list] = saxonJs().XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });
     }
-    const loaded = { sef: JSON.parse(this.bundle.text(entry.sef)), pool, baseUri: BASE + entryPath };
+    const loaded = { sef: JSON.parse(this.bundle.text(entry.sef.path)), pool, baseUri: BASE + entryPath };
     this.loaded.set(entryPath, loaded);
     return loaded;
   }
