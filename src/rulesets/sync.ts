@@ -113,7 +113,12 @@ export async function syncRulesets(opts: SyncOptions): Promise<SyncResult> {
       opts.onFile?.(pin, "present");
       continue;
     }
-    const bytes = await reader.read(pin);
+    let bytes: Uint8Array;
+    try {
+      bytes = await reader.read(pin);
+    } catch (error) {
+      throw new Error(`cannot sync ${pin.path}: ${(error as Error).message}`);
+    }
     const actual = sha256(bytes);
     if (actual !== pin.sha256) throw new HashMismatchError(pin.path, pin.sha256, actual, reader.describe(pin));
     writeAtomically(dest, bytes);
@@ -136,8 +141,14 @@ export function writeAtomically(dest: string, bytes: Uint8Array | string): void 
   }
 }
 
+/** The whole body of `url`, or an error naming the URL: a connection lost mid-body included. */
 async function download(doFetch: typeof fetch, url: string): Promise<Uint8Array> {
-  const res = await doFetch(url);
-  if (!res.ok) throw new Error(`download ${url} failed: HTTP ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+  let res: Response;
+  try {
+    res = await doFetch(url);
+    if (res.ok) return new Uint8Array(await res.arrayBuffer());
+  } catch (error) {
+    throw new Error(`download ${url} failed: ${(error as Error).message}`);
+  }
+  throw new Error(`download ${url} failed: HTTP ${res.status}`);
 }

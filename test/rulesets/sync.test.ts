@@ -119,6 +119,30 @@ describe("sync from upstream", () => {
     await expect(syncRulesets({ mirror: null, target, pins: [member], fetch: fakeFetch })).rejects.toThrow("has no member pkg/none.xsl");
     expect(existsSync(target) ? readdirSync(target) : []).toEqual([]);
   });
+
+  test("a connection lost mid-file names the file and the URL and leaves nothing in the cache", async () => {
+    // A real server that promises 1,000 bytes, sends 10 and hangs up: what a dropped download looks like.
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          socket.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n<xsd>12345");
+          socket.end();
+        },
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${server.port}/cut.xsd`;
+      const pins = [pin("k/1/whole.xsd", "<xsd/>", { upstreamUrl: "https://example.test/plain.xsd" }), pin("k/1/cut.xsd", "<xsd>12345…", { upstreamUrl: url })];
+      const both = (async (input: string) => (input === url ? fetch(input) : fakeFetch(input))) as unknown as typeof fetch;
+      await expect(syncRulesets({ mirror: null, target, pins, fetch: both })).rejects.toThrow(`cannot sync k/1/cut.xsd: download ${url} failed: `);
+      // The file before it stays; of the cut one there is neither the file nor a temporary part.
+      expect(readdirSync(join(target, "k/1"))).toEqual(["whole.xsd"]);
+    } finally {
+      server.stop(true);
+    }
+  });
 });
 
 describe("mirror selection", () => {
