@@ -81,7 +81,9 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
       },
     };
   }
-  const branches = alternatives(expr).map((alternative) => compileBranch(alternative, scope, source));
+  const branches = alternatives(expr)
+    .flatMap(distributeGroups)
+    .map((alternative) => compileBranch(alternative, scope, source));
   return {
     keys: [...new Set(branches.map((branch) => branch.key))],
     absolute: branches.every((branch) => branch.absolute || (branch.head?.absolute ?? false)),
@@ -103,6 +105,29 @@ function alternatives(expr: Expr): Expr[] {
   if (expr.kind === "binary" && expr.op === "|") return [...alternatives(expr.left), ...alternatives(expr.right)];
   if (expr.kind === "sequence" && expr.items.length === 1) return alternatives(expr.items[0]);
   return [expr];
+}
+
+/**
+ * XSLT 3.0 lets a parenthesized union stand as a step inside a path (France CTC's
+ * `(ubl:Invoice | cn:CreditNote)[…]/(cac:InvoiceLine | cac:CreditNoteLine)/cac:BillingReference`).
+ * Where each of its alternatives is one step and its own predicates are boolean, `A/(B | C)[q]/D`
+ * matches what `A/B[q]/D | A/C[q]/D` matches: a boolean `q` sees only its node, not its position
+ * among the union. A first step in parentheses stays the branch's head (see {@link Branch.head}).
+ */
+function distributeGroups(expr: Expr): Expr[] {
+  if (expr.kind !== "path") return [expr];
+  const at = expr.steps.findIndex((step, index) => index > 0 && isParenthesized(step));
+  if (at < 0) return [expr];
+  const group = expr.steps[at];
+  const predicates = group.kind === "filter" ? group.predicates : [];
+  const inner = alternatives(group.kind === "filter" ? group.base : group);
+  const steps = inner.filter((step) => step.kind === "step");
+  // Anything else is left whole, for compileBranch to refuse.
+  if (steps.length < inner.length || !predicates.every(isBooleanPredicate)) return [expr];
+  return steps.flatMap((step) => {
+    const distributed = { ...step, predicates: [...step.predicates, ...predicates] };
+    return distributeGroups({ kind: "path", steps: expr.steps.map((original, index) => (index === at ? distributed : original)) });
+  });
 }
 
 function compileBranch(expr: Expr, scope: Scope, source: string): Branch {

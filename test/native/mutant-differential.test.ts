@@ -31,6 +31,7 @@ import { CORPUS_DIR, corpusMissing, corpusRows, hasCorpus, RULESETS_DIR } from "
 import { runSaxonHe, saxonHeUnavailable, type SaxonResult } from "../support/saxon-he.ts";
 import { cannotRun } from "../support/requirements.ts";
 import { mutate, type Mutant } from "./mutants.ts";
+import { saxonHeReference } from "./saxon-he-reference.ts";
 import { findingLine, nativeOutcome, planOfFile, referenceOutcome } from "./differential.ts";
 
 const TOTAL = Number(process.env.MUTANTS ?? 1000);
@@ -40,27 +41,17 @@ const ALL_VERSIONS = process.env.VERSIONS === "all";
 /**
  * Rule files (`<key>/<version>/<file>`) the native engine refuses, with the refusal: they run on
  * SaxonJS (docs/validation.md). Any other refusal fails the test; an entry that compiles is judged
- * anyway and reported as stale. The two France UBL files use an XSLT 3.0 pattern the native engine
- * does not read and Saxon-HE 9.9 cannot compile, so there is no reference to prove a plan against.
+ * anyway and reported as stale. Empty: the native engine reads every rule file a pipeline runs.
  */
-const RUN_ON_SAXONJS: Record<string, string> = {
-  // The same XSLT 3.0 pattern (a parenthesised union step: `(ubl:Invoice | cn:CreditNote)[...]/(cac:InvoiceLine | ...)/...`)
-  // that Saxon-HE 9.9 cannot compile either (see SAXON_HE_CANNOT_COMPILE).
-  "france_ctc_schematron/1.4.0.02/UBL/EN16931/2xslt/BR-FR-Flux2-Schematron-UBL.xslt": "XTSE0340: unsupported match pattern (ubl:Invoice | cn:CreditNote)[...]/(...)/cac:BillingReference[...]",
-  "france_ctc_schematron/1.4.0.02/UBL/EXTENDED-CTC-FR/2xslt/BR-FR-Flux2-Schematron-UBL.xslt": "XTSE0340: unsupported match pattern (ubl:Invoice | cn:CreditNote)[...]/(...)/cac:BillingReference[...]",
-};
+const RUN_ON_SAXONJS: Record<string, string> = {};
 
 /**
  * Rule files Saxon-HE 9.9 (Debian's libsaxonhe-java, the reference here) cannot compile, with why:
  * there is no Saxon-HE outcome to compare with, so native is compared with SaxonJS on the sample,
- * for information. Any other Saxon-HE failure fails the test.
+ * for information. Any other Saxon-HE failure fails the test. Empty: the France CTC UBL Flux2 files,
+ * whose XSLT 3.0 pattern it cannot compile, run as the copy saxon-he-reference.ts spells as a union.
  */
-const SAXON_HE_CANNOT_COMPILE: Record<string, string> = {
-  "france_ctc_schematron/1.4.0.02/UBL/EN16931/2xslt/BR-FR-Flux2-Schematron-UBL.xslt":
-    "static error 'Cannot convert the expression {homCheck(...)}' at lines 5928 and 5980, also with -opt:0",
-  "france_ctc_schematron/1.4.0.02/UBL/EXTENDED-CTC-FR/2xslt/BR-FR-Flux2-Schematron-UBL.xslt":
-    "static error 'Cannot convert the expression {homCheck(...)}' at lines 5928 and 5980, also with -opt:0",
-};
+const SAXON_HE_CANNOT_COMPILE: Record<string, string> = {};
 
 /**
  * Pipelines the corpus has no document of: mutants start from the nearest profile instead (the
@@ -285,7 +276,7 @@ describe.skipIf(skip)(`native engine vs Saxon-HE on ${TOTAL} mutants of valid do
 
 async function referenceXslt(ruleFile: string, work: string): Promise<string> {
   const entry = RULESETS_DIR + ruleFile;
-  if (!/\.sch$/i.test(entry)) return entry;
+  if (!/\.sch$/i.test(entry)) return saxonHeReference(entry, work);
   const xslt = join(work, `${ruleFile.replace(/[^\w.-]/g, "_")}.xsl`);
   writeFileSync(xslt, await schematronToXslt(entry));
   return xslt;
