@@ -101,6 +101,23 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
   };
 }
 
+/**
+ * Whether a pattern may match a comment or a processing instruction: its last step (of some
+ * alternative) tests `node()`, `comment()` or `processing-instruction()` on the child axis. The
+ * engine offers rules documents, elements and attributes only, which is exact for a traversal that
+ * also selects comments and processing instructions as long as no rule could match one.
+ */
+export function mayMatchCommentOrInstruction(source: string): boolean {
+  const lastStepMay = (expr: Expr): boolean => {
+    if (expr.kind === "root") return false;
+    if (isParenthesized(expr)) return alternatives(expr.kind === "filter" ? expr.base : expr).some(lastStepMay);
+    if (expr.kind === "path") return lastStepMay(expr.steps[expr.steps.length - 1]);
+    if (expr.kind !== "step") return true;
+    return expr.axis !== "attribute" && expr.test.kind === "type" && ["node", "comment", "processing-instruction"].includes(expr.test.type);
+  };
+  return alternatives(parseXPath(source)).some(lastStepMay);
+}
+
 function alternatives(expr: Expr): Expr[] {
   if (expr.kind === "binary" && expr.op === "|") return [...alternatives(expr.left), ...alternatives(expr.right)];
   if (expr.kind === "sequence" && expr.items.length === 1) return alternatives(expr.items[0]);

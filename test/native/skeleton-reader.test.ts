@@ -174,6 +174,21 @@ describe("readSkeletonXslt", () => {
     expect(run(elementsOnly)).toEqual([]);
   });
 
+  test("the *|comment()|processing-instruction() traversal fires the rules * does, and refuses a rule a comment or instruction could fire", () => {
+    const rules = rule("i:Line", 1000, assert("false()", "R-8", "line")) + rule("@currency", 1000, assert("false()", "R-9", "currency"));
+    const commented = stylesheet(rules, { select: "*|comment()|processing-instruction()" });
+    expect(readSkeletonXslt(commented, "/rules/example.xsl").visitsAttributes).toBe(false);
+    // Comments and instructions reach only the @*|node() template, which writes nothing.
+    const xml = `<?pi first?><!-- c --><i:Invoice xmlns:i="urn:example:invoice" currency="EUR"><!-- c --><i:Line id="1"><?pi?></i:Line><i:Line/></i:Invoice>`;
+    expect(run(commented, xml)).toEqual(run(stylesheet(rules, { select: "*" }), xml));
+    expect(run(commented, xml).map((finding) => finding.ruleId)).toEqual(["R-8", "R-8"]);
+    for (const context of ["comment()", "processing-instruction()", "node()", "i:Line | processing-instruction()", "(i:Line | node())[1]"]) {
+      expect(() => readSkeletonXslt(stylesheet(rule(context, 1000, ""), { select: "*|comment()|processing-instruction()" }), "/rules/example.xsl")).toThrow("XTSE0010");
+      // Under a traversal of elements only, no comment ever reaches such a rule.
+      expect(() => readSkeletonXslt(stylesheet(rule(context, 1000, ""), { select: "*" }), "/rules/example.xsl")).not.toThrow();
+    }
+  });
+
   test("a rule without the traversal hides its node's descendants from the pattern", () => {
     const xslt = stylesheet(
       rule("i:Line[@id = '1']", 1001, assert("true()", "NONE", "never"), false) + rule("i:Amount", 1000, assert("false()", "R-6", "amount")),

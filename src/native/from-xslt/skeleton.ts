@@ -6,8 +6,9 @@
  *   followed by `<xsl:apply-templates select="/" mode="Mn"/>`;
  * - a pattern's rules are the templates of its mode; the highest priority among those matching a
  *   node wins, so rules are ordered by falling priority; a rule ends with the same traversal
- *   (`@*|*`, or `*` in builds that never visit attributes) as the mode's `@*|node()` fallback, or
- *   with none, and then the pattern visits nothing below the nodes it fires on;
+ *   (`@*|*`, or `*` in builds that never visit attributes, or `*|comment()|processing-instruction()`
+ *   where no rule can match a comment or processing instruction) as the mode's `@*|node()`
+ *   fallback, or with none, and then the pattern visits nothing below the nodes it fires on;
  * - an assert is `xsl:choose/xsl:when[@test]` (empty) `/xsl:otherwise/svrl:failed-assert`, a report
  *   `xsl:if[@test]/svrl:successful-report`; id, flag and role are `xsl:attribute`s with constant
  *   text (or literal attributes), the location `<xsl:apply-templates select="SUBJECT"
@@ -22,10 +23,13 @@
 import type { Check, Let, MessagePart, Namespace, Origin, Pattern, Rule, RuleItem, Schema, XsltDeclaration } from "../../schematron/model.ts";
 import { Kind, type XNode } from "../xpath/document.ts";
 import { readXml } from "../xml-reader.ts";
+import { mayMatchCommentOrInstruction } from "../match.ts";
 import { fail } from "../xpath/errors.ts";
 import { attribute, canonical, declaredPrefixes, instructions, isSvrl, isXsl, isWhitespace, serializeElement, XSL_NS } from "./xslt-dom.ts";
 
 const DEFAULT_MODE = "#default";
+/** The traversal of elements only that also selects comments and processing instructions (France CTC's CDAR rules). */
+const COMMENTS_TRAVERSAL = "*|comment()|processing-instruction()";
 const LOCATION_MODE = "schematron-select-full-path";
 
 export function readSkeletonXslt(text: string, file: string): Schema {
@@ -36,7 +40,8 @@ class SkeletonReader {
   private readonly origin: Origin;
   private readonly prefixes: Map<string, string>;
   private readonly templates = new Map<string, XNode[]>();
-  private visitsAttributes: boolean | undefined;
+  /** The one traversal every template of the file writes, once read. */
+  private traversalSelect: string | undefined;
 
   constructor(
     private readonly text: string,
@@ -103,7 +108,7 @@ class SkeletonReader {
       xslt,
       patterns,
       locations,
-      ...(this.visitsAttributes === false ? { visitsAttributes: false } : {}),
+      ...(this.traversalSelect !== undefined && this.traversalSelect !== "@*|*" ? { visitsAttributes: false } : {}),
     };
   }
 
@@ -242,6 +247,10 @@ class SkeletonReader {
       rules.push({ rule: this.rule(template, match, mode), priority: value, position });
     });
     if (rules.length && fallback === undefined) this.unsupported(`mode ${mode} without the @*|node() traversal template`);
+    if (fallback === COMMENTS_TRAVERSAL) {
+      // The comments and processing instructions it selects reach only the built-in @*|node() template, which writes nothing.
+      for (const { rule } of rules) if (mayMatchCommentOrInstruction(rule.context)) this.unsupported(`the rule "${rule.context}" under the traversal select="${fallback}"`);
+    }
     // Of two matching templates of one priority, Saxon-HE takes the later one.
     rules.sort((a, b) => b.priority - a.priority || b.position - a.position);
     return rules.map(({ rule }) => rule);
@@ -252,9 +261,9 @@ class SkeletonReader {
     if (attribute(step, "mode") !== mode) this.unsupported(`a template in mode ${mode} applying templates in another mode`);
     this.checkAttributes(step, ["select", "mode"]);
     const select = (attribute(step, "select") ?? "").replace(/\s+/g, "");
-    const visitsAttributes = select === "@*|*" ? true : select === "*" ? false : this.unsupported(`the traversal select="${select}"`);
-    if (this.visitsAttributes !== undefined && this.visitsAttributes !== visitsAttributes) this.unsupported("templates traversing differently in one stylesheet");
-    this.visitsAttributes = visitsAttributes;
+    if (select !== "@*|*" && select !== "*" && select !== COMMENTS_TRAVERSAL) this.unsupported(`the traversal select="${select}"`);
+    if (this.traversalSelect !== undefined && this.traversalSelect !== select) this.unsupported("templates traversing differently in one stylesheet");
+    this.traversalSelect = select;
     return select;
   }
 
