@@ -2,9 +2,9 @@
 export const RESPONSE_HEADERS = {
   "x-request-id": "request id (UUID) for correlation; on every response",
   "x-service-livemode": "true for a live key, false for a test key; on every /v1 response (decided by the key's prefix; true when no key was sent)",
-  "x-ratelimit-limit": "per-minute burst allowance of the counter that judged the request",
-  "x-ratelimit-remaining": "requests left in the rolling minute",
-  "x-ratelimit-reset": "seconds until the oldest counted request leaves the rolling minute",
+  "x-ratelimit-limit": "per-minute burst allowance of the counter that judged the request (the organization's for a known key, the client address's otherwise); on every /v1 response",
+  "x-ratelimit-remaining": "requests left in the rolling minute; 0 while the account is throttled",
+  "x-ratelimit-reset": "seconds until the oldest counted request leaves the rolling minute; while the account is throttled, until the throttle ends (Retry-After)",
   "retry-after": "seconds to wait, on every 429 and on 503 shedding",
   "x-service-quota-refunded": "true when a service-side failure returned the quota unit, false when the refund was refused by the hourly cap; absent otherwise",
 } as const;

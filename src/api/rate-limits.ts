@@ -5,7 +5,7 @@ import { ApiError } from "./errors";
 import type { Caller } from "./route";
 import type { Deps } from "./deps";
 
-function setRateHeaders(headers: Headers, verdict: WindowVerdict): void {
+function setRateHeaders(headers: Headers, verdict: Omit<WindowVerdict, "allowed">): void {
   headers.set("x-ratelimit-limit", String(verdict.limit));
   headers.set("x-ratelimit-remaining", String(verdict.remaining));
   headers.set("x-ratelimit-reset", String(verdict.resetSeconds));
@@ -32,6 +32,9 @@ export function limitCaller(deps: Deps, caller: Caller, headers: Headers): void 
   const limit = allowanceFor(caller.org.plan, caller.livemode).burstPerMinute;
   const throttledFor = deps.throttle.check(counter, limit, nowMs);
   if (throttledFor > 0) {
+    // The burst counter is not consulted while throttled: no request is admitted until the throttle
+    // ends, whatever it holds, so the budget is nothing and comes back when Retry-After says.
+    setRateHeaders(headers, { limit, remaining: 0, resetSeconds: throttledFor });
     throw new ApiError(
       429,
       "ACCOUNT_THROTTLED",

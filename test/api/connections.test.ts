@@ -73,6 +73,7 @@ describe("bodies that never finish arriving", () => {
     expect(head).toContain("connection: close");
     expect(head).toContain("x-content-type-options: nosniff");
     expect(head).toContain("x-request-id:");
+    expect(head).toMatch(/x-ratelimit-remaining: \d+/);
     expect(result.closedByServer).toBe(true);
     expect(used()).toBe(0);
     expect(logs.error).toEqual([]);

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { envelope, startHarness } from "../support/harness";
+import { workRoute } from "../support/metered-route";
 import { THROTTLE } from "../../src/accounts/abuse-throttle";
+import { spendUnit } from "../../src/accounts/quota";
 
-const h = startHarness({ config: { anonymousPerMinute: 5 } });
+const h = startHarness({ config: { anonymousPerMinute: 5 }, routes: [workRoute] });
 afterAll(() => h.close());
 
 const rate = (res: Response) => ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].map((n) => res.headers.get(n));
@@ -62,11 +64,15 @@ describe("abuse throttle", () => {
     for (let i = 0; i < allowance; i++) expect((await envelope(await h.get("/v1/me", key))).error.code).toBe("RATE_LIMITED");
   }
 
+  /** A throttled answer carries the rate-limit headers too: no budget until the throttle ends. */
   const throttledFor = async (key: string) => {
     const res = await h.get("/v1/me", key);
     expect(res.status).toBe(429);
     expect((await envelope(res)).error.code).toBe("ACCOUNT_THROTTLED");
-    return Number(res.headers.get("retry-after"));
+    const retryAfter = res.headers.get("retry-after");
+    const allowance = key.startsWith("svc_test_") ? "30" : "10";
+    expect(rate(res)).toEqual([allowance, "0", retryAfter]);
+    return Number(retryAfter);
   };
 
   test("sustained pressure past the burst throttles that key mode on every route for the throttle window", async () => {
@@ -134,11 +140,58 @@ describe("abuse throttle", () => {
     expect((await h.get("/v1/me", live)).status).toBe(200);
   });
 
+  test("a throttled answer says no budget is left until the throttle ends, even once the burst minute has rolled", async () => {
+    const org = h.org("throttle-headers", "free");
+    const live = h.key(org, "live");
+    await provoke(live, 10);
+    // The burst counter has emptied a minute later; the throttle still admits nothing.
+    h.clock.advance(61_000);
+    const res = await h.get("/v1/me", live);
+    expect((await envelope(res)).error.code).toBe("ACCOUNT_THROTTLED");
+    expect(res.headers.get("retry-after")).toBe(String(THROTTLE.windowMs / 1000 - 61));
+    expect(rate(res)).toEqual(["10", "0", String(THROTTLE.windowMs / 1000 - 61)]);
+    h.clock.advance(THROTTLE.maxMs);
+  });
+
   test("429s are counted by subtype in the metrics", async () => {
     const text = await (await fetch(h.base + "/metrics")).text();
     expect(text).toMatch(/service_api_http_429_total\{subtype="rate_limit_hit"\} (\d+)/);
     const count = (s: string) => Number(text.match(new RegExp(`subtype="${s}"\\} (\\d+)`))![1]);
     expect(count("rate_limit_hit")).toBeGreaterThanOrEqual(13);
     expect(count("abuse_throttle_hit")).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("the rate-limit headers on every /v1 answer", () => {
+  test("answers refused before the key is known carry the client address's counter", async () => {
+    h.clock.advance(61_000);
+    const answers = [
+      await h.get("/v1/me"),
+      await h.get("/v1/me", "not-a-key"),
+      await h.get("/v1/me", "svc_live_" + "Q".repeat(40)),
+      await h.get("/v1/nothing-here"),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 403, 404]);
+    answers.forEach((res, i) => expect(rate(res)).toEqual(["5", String(4 - i), "60"]));
+    h.clock.advance(61_000);
+  });
+
+  test("answers to a known key carry its organization's counter, whatever refuses the request", async () => {
+    const org = h.org("early-answers", "starter");
+    const key = h.key(org, "live");
+    const work = (body: string, headers: Record<string, string> = {}) =>
+      h.post("/v1/test-work", body, { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers });
+    const answers = [
+      await work("<x/>", { "content-type": "application/xml" }),
+      await work(JSON.stringify({ standard: "xrechnung", action: "ok", pad: "x".repeat(1_000_001) })),
+      await work(JSON.stringify({ standard: "cii", action: "ok" })),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([415, 413, 400]);
+    spendUnit(h.store.db, h.clock.now, org, true);
+    h.store.sqlite.run("UPDATE quota_windows SET used = quota_limit WHERE org_id = ?", [org.id]);
+    const spent = await work(JSON.stringify({ standard: "xrechnung", action: "ok" }));
+    expect((await envelope(spent)).error.code).toBe("QUOTA_EXCEEDED");
+    answers.push(spent);
+    answers.forEach((res, i) => expect(rate(res)).toEqual(["100", String(99 - i), "60"]));
   });
 });
