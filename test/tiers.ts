@@ -54,6 +54,7 @@ export const TIERS = {
   conformance: [
     "test/conformance",
     "test/api/engine-jobs.test.ts",
+    "test/api/generate-field-names.test.ts",
     "test/api/generate-input.test.ts",
     "test/api/generate.test.ts",
     "test/api/pdf-templates.test.ts",

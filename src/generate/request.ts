@@ -37,7 +37,12 @@ export const GenerateRequest = Type.Object(
     invoice: Invoice,
     verify: Type.Optional(Type.Boolean({ default: true, description: "validate the output before answering (default true)" })),
     template: Type.Optional(Type.Literal("standard", { description: "built-in PDF layout" })),
-    pdfTemplateId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "short ref of a stored custom PDF template; takes precedence over template" })),
+    pdfTemplateId: Type.Optional(
+      Type.String({
+        pattern: "^[0-9A-Za-z]{3}-[0-9A-Za-z]{3}$",
+        description: "short ref of a stored custom PDF template (three letters or digits, a hyphen, three more, e.g. K7Q-2MX; not a UUID); takes precedence over template",
+      }),
+    ),
   },
   { additionalProperties: false, description: "generate request" },
 );

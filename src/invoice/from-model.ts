@@ -58,7 +58,7 @@ function taxSummaryFromModel(v: VatBreakdown): NonNullable<InvoiceInput["taxSumm
     vatRate: optionalNumber(v.rate) ?? 0,
     taxableAmount: numberOf(v.taxableAmount),
     taxAmount: numberOf(v.taxAmount),
-    exemptionReason: v.exemptionReason,
+    exemptionReasonText: v.exemptionReason,
     exemptionReasonCode: v.exemptionReasonCode,
   });
 }
@@ -71,8 +71,8 @@ function paymentMeansFromModel(invoice: Invoice): InvoiceInput["paymentMeans"] {
     typeCode: p.meansTypeCode,
     iban: transfer?.accountId ?? p.directDebit?.debitedAccountId,
     bic: transfer?.serviceProviderId,
-    accountName: transfer?.accountName,
-    remittanceInformation: p.remittanceInformation,
+    bankName: transfer?.accountName,
+    paymentReference: p.remittanceInformation,
   });
 }
 

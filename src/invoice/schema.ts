@@ -93,19 +93,19 @@ const TaxSummary = closed(
     vatRate: Type.Number({ minimum: 0, maximum: 100, description: "BT-119 VAT rate in percent" }),
     taxableAmount: amount("BT-116 VAT category taxable amount"),
     taxAmount: amount("BT-117 VAT category tax amount"),
-    exemptionReason: Type.Optional(text(1000, "BT-120 VAT exemption reason text (required by the rules for E, AE, K, G, O)")),
-    exemptionReasonCode: Type.Optional(text(30, "BT-121 VAT exemption reason code (VATEX)")),
+    exemptionReasonText: Type.Optional(text(1000, "BT-120 VAT exemption reason text (required by the rules for E, AE, K, G, O)")),
+    exemptionReasonCode: Type.Optional(text(100, "BT-121 VAT exemption reason code (VATEX)")),
   },
   "one VAT breakdown entry (BG-23) per category and rate used on the lines",
 );
 
 export const PaymentMeans = closed(
   {
-    typeCode: Type.String({ minLength: 1, maxLength: 3, description: "BT-81 UNCL 4461 code, e.g. 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit" }),
+    typeCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-81 UNCL 4461 code, e.g. 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit" }),
     iban: Type.Optional(Type.String({ minLength: 5, maxLength: 34, pattern: "^[A-Z]{2}[0-9A-Za-z]{3,32}$", description: "BT-84 payment account identifier (IBAN)" })),
-    bic: Type.Optional(Type.String({ pattern: "^[A-Z0-9]{8}([A-Z0-9]{3})?$", description: "BT-86 payment service provider identifier (BIC)" })),
-    accountName: Type.Optional(text(200, "BT-85 payment account name")),
-    remittanceInformation: Type.Optional(text(140, "BT-83 remittance information")),
+    bic: Type.Optional(Type.String({ maxLength: 11, pattern: "^[A-Z0-9]{8}([A-Z0-9]{3})?$", description: "BT-86 payment service provider identifier (BIC)" })),
+    bankName: Type.Optional(text(200, "BT-85 payment account name")),
+    paymentReference: Type.Optional(text(200, "BT-83 remittance information (payment reference)")),
   },
   "payment instructions (BG-16)",
 );
@@ -126,7 +126,13 @@ export const PrecedingInvoiceReference = closed(
 
 export const Italy = closed(
   {
-    codiceDestinatario: Type.Optional(Type.String({ minLength: 6, maxLength: 7, description: "SDI routing code" })),
+    codiceDestinatario: Type.Optional(
+      Type.String({
+        pattern: "^[A-Za-z0-9]{7}$",
+        description:
+          "SDI routing code of a private recipient (FPR12): exactly 7 letters or digits. A 6-character code addresses a public administration, which takes FPA12, a format generate does not write",
+      }),
+    ),
     regimeFiscale: Type.Optional(Type.String({ pattern: "^RF[0-9]{2}$", description: "seller fiscal regime code" })),
     progressivoInvio: Type.Optional(Type.String({ minLength: 1, maxLength: 10, pattern: "^[A-Za-z0-9]+$", description: "transmission progressive id" })),
     idTrasmittente: Type.Optional(closed({ country: Type.String({ minLength: 2, maxLength: 2 }), id: Type.String({ minLength: 1, maxLength: 28 }) })),

@@ -129,13 +129,13 @@ function lineToModel(l: InvoiceLineShape, id: string): InvoiceLine {
 }
 
 function breakdownToModel(t: ApiTaxSummary): VatBreakdown {
-  const fallback = t.exemptionReason === undefined && t.exemptionReasonCode === undefined ? DEFAULT_EXEMPTIONS[t.vatCategoryCode] : undefined;
+  const fallback = t.exemptionReasonText === undefined && t.exemptionReasonCode === undefined ? DEFAULT_EXEMPTIONS[t.vatCategoryCode] : undefined;
   return present({
     taxableAmount: amountOf(t.taxableAmount),
     taxAmount: amountOf(t.taxAmount),
     categoryCode: t.vatCategoryCode,
     rate: RATELESS_CATEGORIES.has(t.vatCategoryCode) ? undefined : decimalOf(t.vatRate),
-    exemptionReason: t.exemptionReason ?? fallback?.reason,
+    exemptionReason: t.exemptionReasonText ?? fallback?.reason,
     exemptionReasonCode: t.exemptionReasonCode ?? fallback?.code,
   });
 }
@@ -145,8 +145,8 @@ function paymentToModel(p: ApiPaymentMeans | undefined): PaymentInstructions | u
   const debit = DIRECT_DEBIT_CODES.has(p.typeCode);
   return present({
     meansTypeCode: p.typeCode,
-    remittanceInformation: p.remittanceInformation,
-    creditTransfers: !debit && p.iban !== undefined ? [present({ accountId: p.iban, accountName: p.accountName, serviceProviderId: p.bic })] : [],
+    remittanceInformation: p.paymentReference,
+    creditTransfers: !debit && p.iban !== undefined ? [present({ accountId: p.iban, accountName: p.bankName, serviceProviderId: p.bic })] : [],
     directDebit: debit && p.iban !== undefined ? { debitedAccountId: p.iban } : undefined,
   });
 }

@@ -190,7 +190,7 @@ describe("output", () => {
 
   test("categories that need an exemption reason get the standard one when none is given", () => {
     const invoice = invoiceOf("be", "cross-border reverse charge (AE)");
-    const bare = { ...invoice, taxSummary: invoice.taxSummary!.map((t) => without(t, "exemptionReason", "exemptionReasonCode")) };
+    const bare = { ...invoice, taxSummary: invoice.taxSummary!.map((t) => without(t, "exemptionReasonText", "exemptionReasonCode")) };
     const xml = text(generateXml({ standard: "peppol-bis", invoice: bare }, live).bytes);
     expect(xml).toContain("<cbc:TaxExemptionReasonCode>VATEX-EU-AE</cbc:TaxExemptionReasonCode>");
     expect(xml).toContain("<cbc:TaxExemptionReason>Reverse charge</cbc:TaxExemptionReason>");

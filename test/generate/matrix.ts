@@ -49,8 +49,8 @@ const MINIMUM = [
   "buyer.peppol",
 ];
 /** BASIC WL: no lines, contacts, or item details. */
-const BASIC_WL = [...NEVER, "lines", "seller.email", "seller.phone", "seller.contactName", "buyer.email", "buyer.phone", "buyer.contactName", "paymentMeans.accountName"];
-const BASIC = [...NEVER, "lines.*.itemId", "seller.email", "seller.phone", "seller.contactName", "buyer.email", "buyer.phone", "buyer.contactName", "paymentMeans.accountName", "lines.*.buyerItemId", "lines.*.subLines"];
+const BASIC_WL = [...NEVER, "lines", "seller.email", "seller.phone", "seller.contactName", "buyer.email", "buyer.phone", "buyer.contactName", "paymentMeans.bankName"];
+const BASIC = [...NEVER, "lines.*.itemId", "seller.email", "seller.phone", "seller.contactName", "buyer.email", "buyer.phone", "buyer.contactName", "paymentMeans.bankName", "lines.*.buyerItemId", "lines.*.subLines"];
 const EN16931_CII = [...NEVER, "lines.*.subLines"];
 const UBL_PEPPOL = [...NEVER, "lines.*.subLines"];
 
