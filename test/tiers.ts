@@ -53,6 +53,7 @@ export const TIERS = {
    */
   conformance: [
     "test/conformance",
+    "test/api/credit-note-reference.test.ts",
     "test/api/engine-jobs.test.ts",
     "test/api/generate-field-names.test.ts",
     "test/api/generate-input.test.ts",

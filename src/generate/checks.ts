@@ -9,7 +9,6 @@ import type { Overlay } from "../overlays/overlay.ts";
 import type { SyntaxBinding } from "../syntax/binding.ts";
 import { fieldErrors, type FieldError } from "../errors/domain-error.ts";
 
-
 /** BT-6 and BT-111 travel together, and a second tax total in the invoice currency says nothing. */
 function taxCurrencyErrors(invoice: InvoiceInput): FieldError[] {
   const { taxCurrencyCode, taxTotalInAccountingCurrency, currencyCode } = invoice;
@@ -20,11 +19,17 @@ function taxCurrencyErrors(invoice: InvoiceInput): FieldError[] {
   return [];
 }
 
-export function checkRequest(invoice: InvoiceInput, binding: SyntaxBinding, overlays: readonly Overlay[]): void {
+/** A credit note naming no invoice it credits: no Preceding Invoice reference (BG-3, BT-25). */
+export const citesNoInvoice = (invoice: InvoiceInput): boolean => invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined;
+
+/**
+ * `judged`: the output will be judged (`verify` true). Such a credit note citing no invoice is then
+ * refused by BR-55 after writing (generate-invoice.ts), whatever its syntax; unjudged, a UBL one
+ * still fails closed here, and a CII one is written.
+ */
+export function checkRequest(invoice: InvoiceInput, binding: SyntaxBinding, overlays: readonly Overlay[], judged: boolean): void {
   const errors = [...taxCurrencyErrors(invoice)];
-  if (binding.creditNoteCitesInvoice && invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined) {
-    errors.push(missing("/invoice", "precedingInvoiceReference"));
-  }
+  if (!judged && binding.creditNoteCitesInvoice && citesNoInvoice(invoice)) errors.push(missing("/invoice", "precedingInvoiceReference"));
   // An overlay's rule may repeat a generic one (both want the tax currency): the field is listed once.
   for (const overlay of overlays) errors.push(...(overlay.check?.(invoice) ?? []).filter((e) => !errors.some((x) => x.path === e.path && x.keyword === e.keyword)));
   if (errors.length) throw fieldErrors(errors);

@@ -3,13 +3,14 @@
 // first and cost the caller nothing; the request's unit is spent before the drawing and the judging.
 
 import { generateXml, type GeneratedXml, type GenerateInput } from "./generate";
+import { citesNoInvoice } from "./checks";
 import type { PdfKind } from "./pdf-output";
 import { DomainError } from "../errors/domain-error";
 import { judgedProfileName, recordById } from "../profiles/lookup";
 import { sha256Hex } from "../rulesets/seal";
 import type { storedDefinition } from "../templates/store";
 import type { TemplateDefinitionInput } from "../pdf/design";
-import type { ValidationResult } from "../validation/result";
+import type { ValidationFinding, ValidationResult } from "../validation/result";
 import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
 
 export interface InvoiceOrder {
@@ -46,9 +47,11 @@ interface InvoiceSteps {
 
 export async function generateInvoice(order: InvoiceOrder, steps: InvoiceSteps): Promise<GeneratedInvoice> {
   const { request, livemode } = order;
-  // The refusals in the order they are answered: the stored template, the PDF kind, the invoice.
+  // The refusals in the order they are answered: the stored template, the PDF kind, the invoice,
+  // and when it will be judged a credit note naming no invoice it credits (BR-55).
   const pdf = order.pdf && (await pdfStep(order.pdf, request.standard, livemode));
-  const generated = generateXml(request, { livemode });
+  const generated = generateXml(request, { livemode, judged: order.judge !== undefined });
+  if (order.judge && citesNoInvoice(request.invoice)) throw uncitedCreditNote(generated);
   await steps.spend();
   const file = pdf ? await pdf.render(generated) : generated.bytes;
   const { bytes: _, ...written } = generated;
@@ -83,4 +86,38 @@ async function usableDesign({ ref, checked }: NonNullable<PdfOrder["stored"]>): 
 /** With `verify: false` nothing judged the output: the result says so and carries no seal. */
 function unverified(generated: GeneratedXml): ValidationResult {
   return { valid: false, verified: false, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
+}
+
+/** The rule as the EN 16931 Schematron (CEN 1.3.16) states it, severity and text. */
+const BR_55: ValidationFinding = {
+  ruleId: "BR-55",
+  severity: "fatal",
+  message: "[BR-55]-Each Preceding Invoice reference (BG-3) shall contain a Preceding Invoice reference (BT-25).",
+};
+
+/**
+ * While `verify` is true, credit-note output naming no preceding invoice is refused by BR-55, in
+ * every standard: 422 INVALID_INVOICE with a Validation result naming the rule. The rule files'
+ * BR-55 fires only on a BG-3 lacking BT-25, so they would pass a credit note with no BG-3 at all;
+ * the request tells, so the refusal is decided here, before the unit and the judge, free like the
+ * other refusals. The verdict stays what the rule files give: a finding of ours inside a sealed
+ * verdict would claim the sealed files found it. So the result is the written XML's (its SHA-256,
+ * format and profile), valid false, that one finding, and no seal, since no rule file ran.
+ */
+function uncitedCreditNote(generated: GeneratedXml): DomainError {
+  const result: ValidationResult = {
+    valid: false,
+    verified: true,
+    format: generated.syntax,
+    profileDetected: judgedProfileName(recordById(generated.record)),
+    sha256: sha256Hex(generated.bytes),
+    errors: [BR_55],
+    warnings: [],
+  };
+  return new DomainError(
+    422,
+    "INVALID_INVOICE",
+    `the generated ${generated.standard} credit note breaks BR-55: it names no preceding invoice; send invoice.precedingInvoiceReference with its id (BT-25)`,
+    { validationResult: result },
+  );
 }

@@ -44,7 +44,8 @@ function dropSubLines(model: Invoice): LostField[] {
   return lost;
 }
 
-export function generateXml(request: GenerateInput, options: { livemode: boolean }): GeneratedXml {
+/** `judged`: the caller judges the output next (`verify` true), which changes one refusal (checks.ts). */
+export function generateXml(request: GenerateInput, options: { livemode: boolean; judged?: boolean }): GeneratedXml {
   const { standard, invoice } = request;
   const profile = resolveProfile(request);
   if (invoice.documentType === "creditnote" && !STANDARD_ENTRIES[standard].creditNotes) {
@@ -59,7 +60,7 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
   const { write } = record;
   const binding = bindingOf(record.syntax);
   const overlays = overlaysFor(write, invoice);
-  checkRequest(invoice, binding, overlays);
+  checkRequest(invoice, binding, overlays, options.judged ?? false);
 
   const customizationId = (write.subLines && invoice.lines.some((l) => l.subLines?.length) && write.extensionCustomizationId) || write.customizationId;
   const model = toModel(invoice, { specificationIdentifier: customizationId, businessProcessType: write.businessProcess });
