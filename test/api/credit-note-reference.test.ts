@@ -20,6 +20,7 @@ const TARGETS = [
   { request: { standard: "xrechnung" }, locale: LOCALES.de, format: "cii", profile: "xrechnung" },
   { request: { standard: "xrechnung", syntax: "ubl" }, locale: LOCALES.de, format: "ubl", profile: "xrechnung" },
   { request: { standard: "zugferd" }, locale: LOCALES.de, format: "cii", profile: "facturx:en16931" },
+  { request: { standard: "facturx", profile: "basic" }, locale: LOCALES.fr, format: "cii", profile: "facturx:basic" },
   { request: { standard: "peppol-bis" }, locale: LOCALES.be, format: "ubl", profile: "peppol" },
 ] as const;
 
@@ -53,6 +54,13 @@ describe("a credit note without precedingInvoiceReference", () => {
       expect(used()).toBe(before + 1);
     }, 60_000);
   }
+
+  test("a hybrid PDF asked for is refused the same way, before anything is drawn", async () => {
+    const { precedingInvoiceReference: _, ...uncited } = credit.build(LOCALES.de);
+    const res = await generate({ standard: "zugferd", output: "pdf", invoice: uncited });
+    const { error } = await envelope(res);
+    expect([res.status, error.code, error.details.validationResult.errors.map((e: { ruleId: string }) => e.ruleId)]).toEqual([422, "INVALID_INVOICE", ["BR-55"]]);
+  }, 60_000);
 
   test("verify: false writes a CII one unverified; a UBL one still fails closed on the field", async () => {
     const { precedingInvoiceReference: _, ...uncited } = credit.build(LOCALES.de);
