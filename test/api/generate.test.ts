@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
 import { envelope, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
@@ -41,6 +43,68 @@ describe("POST /v1/generate", () => {
     expect(data.validationResult).toMatchObject({ valid: true, verified: true, format: "cii", sha256: data.sha256 });
     expect(bytes.toString("utf8")).toMatch(/^<\?xml[^>]*\?>\n<!-- TEST MODE: [^>]*not a valid production invoice[^>]*not transmitted\. -->\n/);
     expect(JSON.parse(res.headers.get("x-version-block")!).facturxProfile).toBe("basic");
+  }, 60_000);
+
+  test("the JSON envelope has exactly the fields clients read, and the OpenAPI schema describes exactly it", async () => {
+    const schema = (await (await h.get("/openapi.json")).json()).paths["/v1/generate"].post.responses["200"].content["application/json"].schema.properties.data;
+    const matches = addFormats(new Ajv({ strict: false })).compile(schema);
+    const fields = ["invoiceId", "format", "standard", "profile", "validationResult", "output", "outputFormat", "contentType", "sha256", "droppedFields"];
+    const xml = (await envelope(await generate({ standard: "xrechnung", syntax: "ubl", output: "xml", invoice }, live, "application/json"))).data;
+    expect(Object.keys(xml).sort()).toEqual([...fields].sort());
+    expect(xml).toMatchObject({ invoiceId: invoice.number, format: "ubl", standard: "xrechnung", profile: "xrechnung", outputFormat: "xml", contentType: "application/xml", droppedFields: [] });
+    expect(matches(xml)).toBe(true);
+    const pdf = (await envelope(await generate({ standard: "zugferd", output: "pdf", invoice }, live, "application/json"))).data;
+    expect(Object.keys(pdf).sort()).toEqual([...fields, "pdfKind"].sort());
+    expect(pdf).toMatchObject({ invoiceId: invoice.number, format: "cii", standard: "zugferd", profile: "en16931", outputFormat: "pdf", contentType: "application/pdf", pdfKind: "hybrid" });
+    expect(pdf.sha256).toBe(sha256Hex(Buffer.from(pdf.output, "base64")));
+    expect(matches(pdf)).toBe(true);
+    expect(Object.keys(schema.properties).sort()).toEqual([...fields, "pdfKind"].sort());
+    expect(schema.required.sort()).toEqual([...fields].sort());
+    expect(matches({ ...xml, extra: 1 })).toBe(false);
+  }, 60_000);
+
+  test("a raw answer says its envelope in x-output-envelope; a JSON answer's is its content type", async () => {
+    const xml = await generate({ standard: "xrechnung", output: "xml", invoice });
+    expect(xml.headers.get("content-type")).toStartWith("application/xml");
+    expect(xml.headers.get("x-output-envelope")).toBe("xml");
+    const pdf = await generate({ standard: "facturx", output: "pdf", invoice });
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("x-output-envelope")).toBe("pdf");
+    expect(pdf.headers.get("x-pdf-kind")).toBe("hybrid");
+    const json = await generate({ standard: "xrechnung", output: "xml", invoice }, live, "application/json");
+    expect(json.headers.get("x-output-envelope")).toBeNull();
+    const doc = await (await h.get("/openapi.json")).json();
+    expect(Object.keys(doc.paths["/v1/generate"].post.responses["200"].headers)).toEqual(expect.arrayContaining(["x-output-envelope", "x-pdf-kind", "x-lost-elements", "x-lost-elements-count"]));
+  }, 60_000);
+
+  test("fields the target cannot carry are reported on a raw answer too: x-lost-elements as the envelope lists them, with their count", async () => {
+    const sub = { ...invoice.lines[0] };
+    const withParts = { ...invoice, lines: [{ ...sub, subLines: [sub] }, ...invoice.lines.slice(1)] };
+    const raw = await generate({ standard: "xrechnung", output: "xml", invoice: withParts });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get("x-lost-elements-count")).toBe("1");
+    expect(JSON.parse(raw.headers.get("x-lost-elements")!)).toEqual([{ bt: "BG-DEX-01", xpath: "/invoice/lines/0/subLines" }]);
+    const { data } = await envelope(await generate({ standard: "xrechnung", output: "xml", invoice: withParts }, live, "application/json"));
+    expect(data.droppedFields).toEqual([{ bt: "BG-DEX-01", xpath: "/invoice/lines/0/subLines" }]);
+    const kept = await generate({ standard: "xrechnung", output: "xml", invoice });
+    expect(kept.headers.get("x-lost-elements-count")).toBe("0");
+    expect(kept.headers.get("x-lost-elements")).toBe("[]");
+  }, 60_000);
+
+  test("x-lost-elements stays within 6 KB: the first entries that fit, then how many more; the count stays exact", async () => {
+    const body = { standard: "facturx", profile: "minimum", output: "xml", invoice };
+    const { data } = await envelope(await generate(body, live, "application/json"));
+    expect(JSON.stringify(data.droppedFields).length).toBeGreaterThan(6 * 1024);
+    const raw = await generate(body);
+    expect(raw.status).toBe(200);
+    const header = raw.headers.get("x-lost-elements")!;
+    expect(header.length).toBeLessThanOrEqual(6 * 1024);
+    expect(Number(raw.headers.get("x-lost-elements-count"))).toBe(data.droppedFields.length);
+    const entries = JSON.parse(header);
+    const marker = entries.pop();
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries).toEqual(data.droppedFields.slice(0, entries.length));
+    expect(marker).toEqual({ truncated: true, more: data.droppedFields.length - entries.length });
   }, 60_000);
 
   test("verify: false skips validation and says so", async () => {
