@@ -4,6 +4,7 @@
 
 import type { InvoiceInput } from "../invoice/schema.ts";
 import { fromModel } from "../invoice/from-model.ts";
+import { readyForGenerate, type ParseWarning } from "../invoice/generate-ready.ts";
 import { undoOverlays } from "../overlays/registry.ts";
 import { extractInvoiceXml } from "../pdf/attachments.ts";
 import { isEn16931Syntax, type En16931Syntax } from "../profiles/ids.ts";
@@ -16,6 +17,8 @@ export interface Parsed {
   format: En16931Syntax;
   profileDetected?: string;
   invoice: InvoiceInput;
+  /** What the document says that `invoice` does not carry as read (src/invoice/generate-ready.ts). */
+  warnings: ParseWarning[];
 }
 
 const NOT_MAPPED: Partial<Record<Format, string>> = {
@@ -52,5 +55,6 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
   } catch (error) {
     throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
   }
-  return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice };
+  const warnings = readyForGenerate(invoice);
+  return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice, warnings };
 }

@@ -71,7 +71,11 @@ export const electronicAddress: Overlay = {
   undo(model, invoice) {
     for (const role of ROLES) {
       const address = model[role].electronicAddress;
-      if (address && !derived(model[role])) invoice[role].peppol = { schemeId: address.scheme ?? "", id: address.value };
+      if (!address || derived(model[role])) continue;
+      // An e-mail address (scheme EM) is what generate writes from `email`; the API has no other
+      // place for it, so a party without a contact e-mail gets it there.
+      if (address.scheme === EMAIL_EAS && invoice[role].email === undefined) invoice[role].email = address.value;
+      else invoice[role].peppol = { schemeId: address.scheme ?? "", id: address.value };
     }
   },
 };

@@ -45,3 +45,55 @@ test("parse reads at most DOM_LIMITS.maxElements elements into a tree (a megabyt
   expect((refusal as Error).message).toContain(`more than ${DOM_LIMITS.maxElements!.toLocaleString("en-US")} elements`);
   expect(readXmlText(flooded).length).toBeGreaterThan(DOM_LIMITS.maxElements! * 4);
 });
+
+// Parse output is generate input (src/invoice/generate-ready.ts): one meaning in two spellings is
+// normalised; a value the generate schema refuses leaves an optional field, or stays in a required
+// one, with a warning either way.
+
+const withBank = () => ({ ...structuredClone(invoice), paymentMeans: { typeCode: "58", iban: "DE02120300000000202051", bic: "BYLADEM1001" } });
+
+test("an IBAN and a BIC printed in groups, a VAT id with spaces and dots and a date with a time zone come back in the schema's spelling, without warnings", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: withBank() }, { livemode: true }).bytes);
+  const spelled = xml
+    .replace("DE02120300000000202051", "de02 1203 0000 0000 2020 51")
+    .replace(">BYLADEM1001<", "> byla dem1 001 <")
+    .replaceAll(">DE123456789<", ">DE 123.456.789<")
+    .replace(/(<cbc:IssueDate>)(\d{4}-\d{2}-\d{2})/, "$1$2+01:00");
+  const parsed = await parseDocument(new TextEncoder().encode(spelled));
+  expect(parsed.warnings).toEqual([]);
+  expect(parsed.invoice.paymentMeans).toMatchObject({ iban: "DE02120300000000202051", bic: "BYLADEM1001" });
+  expect(parsed.invoice.seller).toMatchObject({ vatId: "DE123456789" });
+  expect(parsed.invoice.seller.peppol).toBeUndefined();
+  expect(parsed.invoice.issueDate).toBe(invoice.issueDate);
+});
+
+test("a value the generate schema refuses in an optional field is left out and reported: path, value, reason", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: withBank() }, { livemode: true }).bytes);
+  const parsed = await parseDocument(new TextEncoder().encode(xml.replace(">BYLADEM1001<", ">BIC_MONCOMPTE<")));
+  expect(parsed.invoice.paymentMeans).toEqual({ typeCode: "58", iban: "DE02120300000000202051" });
+  expect(parsed.warnings).toEqual([
+    { path: "/paymentMeans/bic", value: "BIC_MONCOMPTE", reason: "must NOT have more than 11 characters", action: "omitted" },
+  ]);
+});
+
+test("an electronic address under a scheme the API cannot carry leaves the whole peppol block; one under EM becomes the party's email when it has none", async () => {
+  const buyer = { ...invoice.buyer, email: undefined, peppol: { schemeId: "0088", id: "4000001000005" } };
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: { ...invoice, buyer } }, { livemode: true }).bytes);
+  const em = await parseDocument(new TextEncoder().encode(xml.replace('schemeID="0088">4000001000005', 'schemeID="EM">buyer@kunde.example')));
+  expect(em.warnings).toEqual([]);
+  expect(em.invoice.buyer.email).toBe("buyer@kunde.example");
+  expect(em.invoice.buyer.peppol).toBeUndefined();
+
+  const gln = await parseDocument(new TextEncoder().encode(xml.replace('schemeID="0088"', 'schemeID="GLN"')));
+  expect(gln.invoice.buyer.peppol).toBeUndefined();
+  expect(gln.warnings).toEqual([
+    { path: "/buyer/peppol", value: { schemeId: "GLN", id: "4000001000005" }, reason: "/buyer/peppol/schemeId must NOT have fewer than 4 characters", action: "omitted" },
+  ]);
+});
+
+test("a required field the generate schema refuses stays in the invoice and is reported as kept", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+  const parsed = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY.ubl, "$1-1")));
+  expect(parsed.invoice.lines[0]!.quantity).toBe(-1);
+  expect(parsed.warnings).toEqual([{ path: "/lines/0/quantity", value: -1, reason: "must be > 0", action: "kept" }]);
+});

@@ -16,6 +16,23 @@ const Parsed = Type.Object(
     format: Type.Union(EN16931_SYNTAXES.map((f) => Type.Literal(f))),
     profileDetected: Type.Optional(Type.String()),
     invoice: Invoice,
+    warnings: Type.Array(
+      Type.Object(
+        {
+          path: Type.String({ description: "JSON pointer of the field in invoice, e.g. /paymentMeans/bic" }),
+          value: Type.Unknown({ description: "the value the document gave there (null when it gave none)" }),
+          reason: Type.String({ description: "the generate schema's rule it breaks, named from path" }),
+          action: Type.Union([Type.Literal("omitted"), Type.Literal("kept")], {
+            description: "omitted: an optional field, left out of invoice; kept: a required field, still in invoice, which generate refuses until it is edited",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          "An addition the spec leaves open: each value of the document that invoice does not carry as read because the generate schema refuses it (after IBAN, BIC and VAT ids are compacted and dates lose a time zone); empty when invoice can be generated as it is",
+      },
+    ),
   },
   { title: "ParseResult" },
 );
@@ -29,7 +46,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syn
   doc: {
     summary: "Parse a UBL, CII or hybrid PDF invoice into the JSON invoice",
     description:
-      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned. FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
+      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned; a value the generate schema refuses is left out of an optional field, or kept in a required one, and listed in warnings. FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
     tags: ["documents"],
     errors: ["VALIDATION_ERROR", "PARSE_FAILED"],
     headers: ["x-syntax", "x-profile-detected"],

@@ -1,0 +1,123 @@
+// "A parsed invoice can be edited and regenerated" (interface spec, POST /v1/parse), held over the
+// whole corpus: every document of the EN 16931 family that parses answers an invoice the generate
+// request schema accepts, unless a warning says which required field it cannot (src/invoice/
+// generate-ready.ts); and every such document the corpus calls valid, regenerated under the
+// profile that fits it, is valid again.
+
+import { describe, expect, test } from "bun:test";
+import { GenerateRequest, type GenerateRequestInput } from "../../src/generate/request.ts";
+import { generateXml } from "../../src/generate/generate.ts";
+import { parseDocument, type Parsed } from "../../src/generate/parse.ts";
+import { checkSchema } from "../../src/api/schema-check.ts";
+import { validateDocument } from "../../src/validation/validate.ts";
+import { createEngine } from "../../src/validation/engine.ts";
+import { rulesetBundle } from "../../src/assets/bundle.ts";
+import { DomainError } from "../../src/errors/domain-error.ts";
+import { corpusFile, corpusMissing, corpusRows, type CorpusRow } from "../support/corpus.ts";
+import { buildMissing, cannotRun } from "../support/requirements.ts";
+
+const skip = cannotRun("parse -> generate over the corpus", corpusMissing ?? buildMissing());
+
+const FACTURX_LEVEL = /(minimum|basicwl|basic|extended|en16931)$/;
+
+/**
+ * The generate target that fits what parse detected: XRechnung in the syntax it came in; other UBL
+ * is Peppol BIS (its Romanian and Dutch CIUS where detected), the one UBL standard besides
+ * XRechnung; other CII (plain EN 16931, Factur-X at any level, ZUGFeRD) is Factur-X at the detected
+ * level, EN 16931 when none is named.
+ */
+function targetOf(parsed: Parsed): Omit<GenerateRequestInput, "invoice"> {
+  const detected = parsed.profileDetected ?? "";
+  if (detected.includes("xrechnung")) return { standard: "xrechnung", syntax: parsed.format, output: "xml" };
+  if (parsed.format === "ubl") {
+    const profile = detected === "romania-ro-cius" || detected === "netherlands-nlcius" ? detected : "peppol";
+    return { standard: "peppol-bis", profile, output: "xml" };
+  }
+  const level = FACTURX_LEVEL.exec(detected)?.[1] as GenerateRequestInput["profile"] | undefined;
+  return { standard: "facturx", profile: level ?? "en16931", output: "xml" };
+}
+
+interface Case {
+  row: CorpusRow;
+  parsed: Parsed;
+  request: GenerateRequestInput;
+}
+
+async function parsedCorpus(): Promise<Case[]> {
+  const cases: Case[] = [];
+  for (const row of corpusRows()) {
+    const bytes = corpusFile(row);
+    if (!bytes) throw new Error(`corpus file missing: ${row.path}`);
+    let parsed: Parsed;
+    try {
+      parsed = await parseDocument(bytes);
+    } catch (error) {
+      // Refusing a document (PARSE_FAILED) is parse's answer for what it cannot read; only its answers are held here.
+      if (error instanceof DomainError) continue;
+      throw error;
+    }
+    cases.push({ row, parsed, request: { ...targetOf(parsed), invoice: parsed.invoice } });
+  }
+  return cases;
+}
+
+const kept = (c: Case) => c.parsed.warnings.filter((w) => w.action === "kept");
+
+describe.skipIf(skip)("parse output is generate input", () => {
+  let cases: Case[] = [];
+
+  test("every parsed invoice passes the generate request schema, or a kept warning names each field that does not", async () => {
+    cases = await parsedCorpus();
+    let schemaPass = 0;
+    for (const c of cases) {
+      let refused: string[] = [];
+      try {
+        checkSchema(GenerateRequest, c.request, "body");
+        schemaPass++;
+      } catch (error) {
+        const fields = ((error as DomainError).details?.fields ?? []) as { path: string }[];
+        refused = fields.map((f) => f.path.replace(/^\/invoice/, ""));
+      }
+      const named = new Set(kept(c).map((w) => w.path));
+      // A kept warning is the only way an invoice generate refuses may leave parse.
+      expect({ path: c.row.path, unnamed: refused.filter((p) => !named.has(p)) }).toEqual({ path: c.row.path, unnamed: [] });
+      expect({ path: c.row.path, schemaPass: refused.length === 0 }).toEqual({ path: c.row.path, schemaPass: kept(c).length === 0 });
+    }
+    const warnings = cases.reduce((n, c) => n + c.parsed.warnings.length, 0);
+    const keptDocs = cases.filter((c) => kept(c).length > 0);
+    console.log(
+      `parse -> generate schema: ${cases.length} documents parsed, ${schemaPass} pass the generate schema, ` +
+        `${keptDocs.length} keep a required field generate refuses; ${warnings} warnings (${keptDocs.reduce((n, c) => n + kept(c).length, 0)} kept)`,
+    );
+    for (const c of keptDocs) console.log(`  kept: ${c.row.path}: ${kept(c).map((w) => `${w.path} ${w.reason}`).slice(0, 3).join("; ")}`);
+    expect(cases.length).toBeGreaterThan(500);
+  }, 300_000);
+
+  test("every parsed invoice the corpus calls valid, regenerated under its profile, is valid", async () => {
+    const engine = createEngine(rulesetBundle());
+    const valid = cases.filter((c) => c.row.expectedValid === true);
+    const failures: string[] = [];
+    let regenerated = 0;
+    for (const c of valid) {
+      if (kept(c).length > 0) {
+        failures.push(`${c.row.path}: not generate input (${kept(c).map((w) => w.path).join(", ")})`);
+        continue;
+      }
+      try {
+        const out = generateXml(c.request, { livemode: true });
+        const outcome = await validateDocument(engine, { bytes: out.bytes, record: out.record });
+        if (!outcome.ok) throw new Error(outcome.message);
+        if (outcome.result.valid) regenerated++;
+        else failures.push(`${c.row.path} as ${c.request.standard}/${c.request.profile ?? c.request.syntax}: ${outcome.result.errors.map((e) => e.ruleId).join(", ")}`);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        failures.push(`${c.row.path} as ${c.request.standard}/${c.request.profile ?? c.request.syntax}: ${error.code} ${error.message}`);
+      }
+    }
+    console.log(`parse -> generate -> validate: ${valid.length} documents the corpus calls valid, ${regenerated} valid again`);
+    for (const f of failures) console.log(`  not valid again: ${f}`);
+    expect(regenerated + failures.length).toBe(valid.length);
+    // A floor, not a target: the documents listed above fail for what the API invoice cannot carry (docs/generate.md).
+    expect(regenerated).toBeGreaterThanOrEqual(80);
+  }, 900_000);
+});
