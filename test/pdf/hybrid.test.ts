@@ -6,6 +6,9 @@ import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFArray } from "pdf-lib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractInvoiceXml } from "../../src/pdf/attachments.ts";
+import { rulesetBundle } from "../../src/assets/bundle.ts";
+import { createEngine } from "../../src/validation/engine.ts";
+import { validateDocument } from "../../src/validation/validate.ts";
 import { hybridFindings } from "../../src/validation/hybrid-rules.ts";
 import { FACTURX_NAMESPACE } from "../../src/pdf/xmp.ts";
 import { detect } from "../../src/syntax/detect.ts";
@@ -230,6 +233,21 @@ describe("hybrid PDF properties", () => {
     expect(x.xml).toEqual(built.xml);
     expect(xmpValues(x.xmp!)).toMatchObject({ fileName: ["xrechnung.xml"], level: ["XRECHNUNG"], version: ["3.0"] });
     expect(hybridFindings(x, detect(x.xml, { hybrid: true }).record).filter((f) => f.severity !== "info")).toEqual([]);
+  });
+
+  // The reference checks (phive's BR-HYBRID-12, Mustang) find the invoice by name whatever its
+  // /Subtype says; so does the service.
+  test("factur-x.xml with the MIME type application/octet-stream is still a valid hybrid", async () => {
+    const doc = await PDFDocument.load((await buildHybrid(one, "en16931")).pdf, { updateMetadata: false });
+    const spec = doc.catalog.lookup(PDFName.of("AF"), PDFArray).lookup(0, PDFDict);
+    rawStream(doc.context.lookup(spec.lookup(PDFName.of("EF"), PDFDict).get(PDFName.of("F")))).dict.set(PDFName.of("Subtype"), PDFName.of("application/octet-stream"));
+    const bytes = await doc.save();
+    const x = await extractInvoiceXml(bytes);
+    expect(x.ok && x.attachments[0]!.mimeType).toBe("application/octet-stream");
+    const outcome = await validateDocument(createEngine(rulesetBundle()), { bytes });
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.result.errors).toEqual([]);
+    expect(outcome.result.valid).toBe(true);
   });
 
   test("a profile without a Factur-X level is refused", async () => {
