@@ -1,7 +1,7 @@
 // NLCIUS (BR-NL-1, BR-NL-10): a Dutch party's legal entity id is a KvK (0106) or OIN (0190) number.
 // It arrives as the `peppol` block and is written as the party legal entity company id too; 9944
 // (the VAT scheme) routes but does not identify the legal entity. Parse drops a legal entity id
-// that only repeats the electronic address: that is the routing, not a `registrationId`.
+// that only repeats a KvK or OIN electronic address: that is the routing, not a `registrationId`.
 
 import type { Identifier } from "../model/index.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
@@ -31,7 +31,10 @@ export const netherlands: Overlay = {
   },
   undo(model, invoice) {
     for (const role of ROLES) {
-      if (sameId(model[role].legalRegistrationId, model[role].electronicAddress)) delete invoice[role].registrationId;
+      const address = model[role].electronicAddress;
+      // Only the Dutch schemes are ones this overlay copies; a Swedish 0007 legal id equal to the
+      // endpoint is the document's own BT-30, which generate writes only from `registrationId`.
+      if (sameId(model[role].legalRegistrationId, address) && DUTCH_LEGAL_ENTITY_SCHEMES.includes(address!.scheme ?? "")) delete invoice[role].registrationId;
     }
   },
 };

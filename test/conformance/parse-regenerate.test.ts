@@ -96,26 +96,38 @@ describe.skipIf(skip)("parse output is generate input", () => {
   test("every parsed invoice the corpus calls valid, regenerated under its profile, is valid", async () => {
     const engine = createEngine(rulesetBundle());
     const valid = cases.filter((c) => c.row.expectedValid === true);
-    const failures: string[] = [];
+    const failures: { path: string; why: string }[] = [];
     let regenerated = 0;
+    // The corpus's verdicts are its sources' own; some sources break rules published since, which no regeneration mends.
+    const sourceInvalid = new Set<string>();
     for (const c of valid) {
+      const source = await validateDocument(engine, { bytes: corpusFile(c.row)! });
+      if (!source.ok || !source.result.valid) sourceInvalid.add(c.row.path);
+    }
+    for (const c of valid) {
+      const fail = (why: string) => failures.push({ path: c.row.path, why });
       if (kept(c).length > 0) {
-        failures.push(`${c.row.path}: not generate input (${kept(c).map((w) => w.path).join(", ")})`);
+        fail(`not generate input (${kept(c).map((w) => w.path).join(", ")})`);
         continue;
       }
+      const target = `${c.request.standard}/${c.request.profile ?? c.request.syntax}`;
       try {
         const out = generateXml(c.request, { livemode: true });
         const outcome = await validateDocument(engine, { bytes: out.bytes, record: out.record });
         if (!outcome.ok) throw new Error(outcome.message);
         if (outcome.result.valid) regenerated++;
-        else failures.push(`${c.row.path} as ${c.request.standard}/${c.request.profile ?? c.request.syntax}: ${outcome.result.errors.map((e) => e.ruleId).join(", ")}`);
+        else fail(`as ${target}: ${outcome.result.errors.map((e) => e.ruleId).join(", ")}`);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        failures.push(`${c.row.path} as ${c.request.standard}/${c.request.profile ?? c.request.syntax}: ${error.code} ${error.message}`);
+        fail(`as ${target}: ${error.code} ${error.message}`);
       }
     }
-    console.log(`parse -> generate -> validate: ${valid.length} documents the corpus calls valid, ${regenerated} valid again`);
-    for (const f of failures) console.log(`  not valid again: ${f}`);
+    const mendable = failures.filter((f) => !sourceInvalid.has(f.path));
+    console.log(
+      `parse -> generate -> validate: ${valid.length} documents the corpus calls valid (${valid.length - sourceInvalid.size} of them valid under our own rules), ` +
+        `${regenerated} valid again; ${mendable.length} not valid again although their source is`,
+    );
+    for (const f of failures) console.log(`  not valid again${sourceInvalid.has(f.path) ? " (source invalid too)" : ""}: ${f.path} ${f.why}`);
     expect(regenerated + failures.length).toBe(valid.length);
     // A floor, not a target: the documents listed above fail for what the API invoice cannot carry (docs/generate.md).
     expect(regenerated).toBeGreaterThanOrEqual(80);
