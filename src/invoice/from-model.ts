@@ -37,18 +37,27 @@ function partyFromModel(party: Seller | Buyer, taxId?: string): ApiParty {
   });
 }
 
-function lineFromModel(l: InvoiceLine): InvoiceLineShape {
+/**
+ * A sub-line may omit what the API requires of it (XRechnung's grouping sub-lines carry no
+ * quantity or price); it is mapped without those values, and the generate schema check that
+ * follows on parse (generate-ready.ts) leaves the sub-lines out with a warning instead of refusing
+ * the document. An invoice line without them stays a refusal.
+ */
+const subLineNumber = (value: string) => optionalNumber(value) as number;
+
+function lineFromModel(l: InvoiceLine, level = 0): InvoiceLineShape {
+  const number = level === 0 ? numberOf : subLineNumber;
   return present({
     description: l.item.name,
-    quantity: numberOf(l.quantity),
+    quantity: number(l.quantity),
     unitCode: l.unitCode,
-    unitPrice: numberOf(l.price.netPrice),
+    unitPrice: number(l.price.netPrice),
     lineTotal: numberOf(l.netAmount),
     vatRate: optionalNumber(l.vat.rate) ?? 0,
     vatCategoryCode: l.vat.categoryCode,
     itemId: l.item.sellerId,
     buyerItemId: l.item.buyerId,
-    subLines: l.subLines?.length ? l.subLines.map(lineFromModel) : undefined,
+    subLines: l.subLines?.length ? l.subLines.map((sub) => lineFromModel(sub, level + 1)) : undefined,
   });
 }
 
@@ -100,7 +109,7 @@ export function fromModel(invoice: Invoice): InvoiceInput {
     note: noteOf(invoice.notes),
     seller: partyFromModel(invoice.seller, invoice.seller.taxRegistrationId),
     buyer: partyFromModel(invoice.buyer),
-    lines: invoice.lines.map(lineFromModel),
+    lines: invoice.lines.map((line) => lineFromModel(line)),
     taxSummary: invoice.vatBreakdown.length ? invoice.vatBreakdown.map(taxSummaryFromModel) : undefined,
     delivery:
       d && (d.actualDeliveryDate || d.partyName || d.address)

@@ -97,3 +97,15 @@ test("a required field the generate schema refuses stays in the invoice and is r
   expect(parsed.invoice.lines[0]!.quantity).toBe(-1);
   expect(parsed.warnings).toEqual([{ path: "/lines/0/quantity", value: -1, reason: "must be > 0", action: "kept" }]);
 });
+
+test("a sub-line without the quantity the API requires leaves the sub-lines with a warning; the invoice still parses", async () => {
+  const [line] = invoice.lines;
+  const withSubLines = { ...invoice, lines: [{ ...line!, subLines: [{ ...line!, description: "part" }] }, ...invoice.lines.slice(1)] };
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: withSubLines }, { livemode: true }).bytes);
+  const quantities = [...xml.matchAll(/<cbc:InvoicedQuantity[^>]*>[^<]*<\/cbc:InvoicedQuantity>/g)];
+  expect(quantities.length).toBeGreaterThan(1);
+  const sub = quantities[1]!;
+  const parsed = await parseDocument(new TextEncoder().encode(xml.slice(0, sub.index) + xml.slice(sub.index! + sub[0].length)));
+  expect(parsed.invoice.lines[0]!.subLines).toBeUndefined();
+  expect(parsed.warnings).toMatchObject([{ path: "/lines/0/subLines", reason: "/lines/0/subLines/0/quantity is required", action: "omitted" }]);
+});
