@@ -4,6 +4,7 @@ import type { BodySpec } from "./body";
 import type { Deps } from "./deps";
 import type { Organization } from "../accounts/orgs";
 import type { ApiKey } from "../accounts/keys";
+import type { RequestHeader, ResponseHeader } from "./headers";
 
 export interface Caller {
   key: ApiKey;
@@ -41,16 +42,29 @@ export interface BinaryBody {
   contentType: string;
 }
 
+/** A body sent as it is (a file), not in the JSON envelope. */
+interface RawResponse {
+  mediaTypes: string[];
+  description: string;
+}
+
 interface RouteDoc {
   summary: string;
   description?: string;
   tags: string[];
   /** Documented error codes besides the ones every /v1 route can answer. */
   errors: ErrorCode[];
+  /** What each `:name` segment of the path is. */
+  params?: Record<string, string>;
+  /** Request headers the route reads besides authentication and content negotiation. */
+  requestHeaders?: RequestHeader[];
   /** Response headers specific to this route. */
-  headers?: string[];
-  /** JSON schema of `data` in the success envelope, or a media type for raw responses. */
-  response: { data: TSchema } | { mediaTypes: string[]; description: string };
+  headers?: ResponseHeader[];
+  /**
+   * The 200 answer: JSON schema of `data` in the success envelope, a raw body, or both when
+   * `Accept` chooses (the raw body then being the default).
+   */
+  response: { data: TSchema; raw?: RawResponse } | RawResponse;
   /** True when the route spends one quota unit per call. */
   metered?: boolean;
 }

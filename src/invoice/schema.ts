@@ -167,7 +167,8 @@ export const Spain = closed(
 
 const empty = (description: string) => closed({}, description);
 
-export const Invoice = closed(
+/** Named, so the OpenAPI document holds it once for generate's request and parse's answer alike. */
+export const Invoice = Type.Object(
   {
     number: text(200, "BT-1 invoice number", 1),
     issueDate: date("BT-2 issue date"),
@@ -200,7 +201,7 @@ export const Invoice = closed(
     romania: Type.Optional(empty("reserved: the Romanian overlay uses the generic fields")),
     netherlands: Type.Optional(empty("reserved: the Dutch overlay uses the generic fields")),
   },
-  "Invoice",
+  { additionalProperties: false, title: "Invoice" },
 );
 
 export type InvoiceInput = Static<typeof Invoice>;

@@ -116,7 +116,8 @@ describe("OpenAPI and docs", () => {
     expect(me.responses["429"].content["application/json"].schema.properties.error.properties.code.enum).toEqual(["RATE_LIMITED", "ACCOUNT_THROTTLED"]);
     expect(Object.keys(me.responses["200"].headers)).toContain("x-service-livemode");
     expect(me.responses["429"].headers["retry-after"]).toBeDefined();
-    expect(me.responses["200"].content["application/json"].schema.properties.data.properties.quota.required).toEqual(["limit", "used", "remaining", "resetsAt"]);
+    expect(me.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/Account" });
+    expect(doc.components.schemas.Account.properties.quota.required).toEqual(["limit", "used", "remaining", "resetsAt"]);
     const work = doc.paths["/v1/test-work"].post;
     expect(Object.keys(work.responses)).toEqual(["200", "400", "401", "403", "408", "413", "415", "422", "429", "500", "503"]);
     expect(work.requestBody.content["application/json"].schema.properties.standard.anyOf).toHaveLength(3);

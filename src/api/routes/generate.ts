@@ -144,7 +144,7 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     tags: ["documents"],
     errors: ["VALIDATION_ERROR", "INVALID_REQUEST", "INVALID_INVOICE", "PROFILE_STANDARD_MISMATCH", "DOCUMENT_TYPE_STANDARD_MISMATCH", "PDF_TEMPLATE_AUTH_REQUIRED", "PDF_TEMPLATE_NOT_FOUND", "PDF_TEMPLATE_INVALID"],
     headers: ["x-output-envelope", "x-lost-elements", "x-lost-elements-count", "x-pdf-kind", "x-version-block", "x-ruleset-sha256", "x-ruleset-artifacts", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation"],
-    response: { data: GenerateEnvelope },
+    response: { data: GenerateEnvelope, raw: { mediaTypes: ["application/xml", "application/pdf"], description: "the generated file, the seal in headers" } },
     metered: true,
   },
   async handle(ctx, { body }) {

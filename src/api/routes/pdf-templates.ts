@@ -26,6 +26,7 @@ const StoredTemplate = Type.Object(
 const notFound = (ref: string) => new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${ref}' in this organization`);
 
 const tags = ["pdf-templates"];
+const params = { ref: "the template's short ref, as created (e.g. K7Q-2MX; letters in either case)" };
 
 export const createTemplateRoute = defineRoute<{ name: string; definition: TemplateDefinitionInput }>({
   method: "POST",
@@ -36,7 +37,8 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
     summary: "Store a PDF template for the organization",
     description: "The definition customises the built-in layout (logo, accent colour, footer, language, blocks). Answers the stored template with its short ref, which generate takes as pdfTemplateId. Costs no quota.",
     tags,
-    errors: [],
+    // The logo check runs in an engine worker, under its queue and deadline.
+    errors: ["ENGINE_UNAVAILABLE"],
     response: { data: StoredTemplate },
   },
   async handle(ctx, { body }) {
@@ -59,7 +61,7 @@ export const getTemplateRoute = defineRoute({
   method: "GET",
   path: "/v1/pdf-templates/:ref",
   auth: "key",
-  doc: { summary: "One PDF template by its ref", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: StoredTemplate } },
+  doc: { summary: "One PDF template by its ref", tags, params, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: StoredTemplate } },
   handle(ctx) {
     const found = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref);
     if (!found) throw notFound(ctx.params.ref);
@@ -71,7 +73,7 @@ export const deleteTemplateRoute = defineRoute({
   method: "DELETE",
   path: "/v1/pdf-templates/:ref",
   auth: "key",
-  doc: { summary: "Delete a PDF template", tags, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: Type.Object({ ref: Type.String(), deleted: Type.Literal(true) }) } },
+  doc: { summary: "Delete a PDF template", tags, params, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: Type.Object({ ref: Type.String(), deleted: Type.Literal(true) }) } },
   handle(ctx) {
     if (!deleteTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref)) throw notFound(ctx.params.ref);
     return { ref: ctx.params.ref.toUpperCase(), deleted: true };

@@ -45,9 +45,10 @@ export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint; laye
   doc: {
     summary: "Validate an XML or hybrid PDF invoice",
     description:
-      "The raw document is the body. Detection picks the profile; XSD, then the EN 16931 rules, then the CIUS or network rules run as the authority's reference validator runs them. A hybrid PDF is judged through its embedded invoice XML. `valid: false` is a verdict, not an error. The result is sealed: `sha256` of the body and `rulesetSha256` over the artifacts that judged, verifiable against `GET /v1/rulesets`. Header `Service-Ruleset` selects the versions: `latest`, `previous`, or exact pins `<versionKey>:<version>[,...]` (a malformed value is a 400, a pin no longer served a 422); it overrides the organization's default channel.",
+      "The raw document is the body. Detection picks the profile; XSD, then the EN 16931 rules, then the CIUS or network rules run as the authority's reference validator runs them. A hybrid PDF is judged through its embedded invoice XML. `valid: false` is a verdict, not an error. The result is sealed: `sha256` of the body and `rulesetSha256` over the artifacts that judged, verifiable against `GET /v1/rulesets`. The `Service-Ruleset` header selects the rule versions.",
     tags: ["documents"],
     errors: ["VALIDATION_ERROR"],
+    requestHeaders: ["Service-Ruleset"],
     headers: ["Service-Ruleset-Resolved", "x-syntax", "x-profile-detected", "x-schematron-version", "x-validation", "x-ruleset-sha256", "x-ruleset-artifacts"],
     response: { data: ValidateResponse },
     metered: true,
