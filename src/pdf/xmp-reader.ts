@@ -6,9 +6,33 @@ import type { Element, Node } from "@xmldom/xmldom";
 import { parseXml } from "../syntax/xml-reader.ts";
 import { FACTURX_NAMESPACE } from "./xmp.ts";
 
-/** ZUGFeRD 2.0's extension schema namespace, accepted beside Factur-X 1.0's (which ZUGFeRD 2.1+ uses). */
+/** ZUGFeRD 2.0's extension schema namespace (kept by ZUGFeRD 2.1 as its legacy schema). */
 export const ZUGFERD2_XMP_NAMESPACE = "urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#";
-export const INVOICE_NAMESPACES = [FACTURX_NAMESPACE, ZUGFERD2_XMP_NAMESPACE];
+/** The legacy schema of ZUGFeRD 2.2 onward (deprecated there): the ZUGFeRD URI with 1p0. */
+export const ZUGFERD22_LEGACY_XMP_NAMESPACE = "urn:zugferd:pdfa:CrossIndustryDocument:invoice:1p0#";
+/** The URI BR-HYBRID-04's own text gives: Factur-X's without ":invoice" (Order-X's namespace). */
+export const BR_HYBRID_04_TEXT_NAMESPACE = "urn:factur-x:pdfa:CrossIndustryDocument:1p0#";
+
+interface InvoiceNamespace {
+  uri: string;
+  /** The `pdfaSchema:prefix` values its specification gives. */
+  prefixes: readonly string[];
+  /** Taken for the invoice properties, but reported: BR-HYBRID-04 disagrees with the schema section. */
+  irregular?: true;
+}
+
+/**
+ * The namespaces the invoice properties are recognised in, as phive recognises them (ZUGFeRD 1.0's
+ * aside: its invoices are not judged here), preferred first: Factur-X's (Factur-X 1.0x, ZUGFeRD
+ * 2.1+), the ZUGFeRD legacy schemas (ZUGFeRD 2.0.1 wrote them with fx, the legacy entries of
+ * ZUGFeRD 2.1 and 2.2+ give zf), and the rule text's URI.
+ */
+export const INVOICE_NAMESPACES: readonly InvoiceNamespace[] = [
+  { uri: FACTURX_NAMESPACE, prefixes: ["fx"] },
+  { uri: ZUGFERD2_XMP_NAMESPACE, prefixes: ["fx", "zf"] },
+  { uri: ZUGFERD22_LEGACY_XMP_NAMESPACE, prefixes: ["zf"] },
+  { uri: BR_HYBRID_04_TEXT_NAMESPACE, prefixes: ["fx"], irregular: true },
+];
 
 /** The properties the extension schema must declare. */
 export const FX_PROPERTIES = ["DocumentType", "DocumentFileName", "Version", "ConformanceLevel"] as const;
@@ -62,7 +86,7 @@ export function readXmp(packet: string): XmpFacts {
   facts.pdfaConformance = property(elements, PDFAID, "conformance");
 
   // The invoice properties: in an accepted namespace if present there, else wherever they are.
-  const namespaces = [...INVOICE_NAMESPACES, ...namespacesOf(elements, "ConformanceLevel"), ...namespacesOf(elements, "DocumentFileName")];
+  const namespaces = [...INVOICE_NAMESPACES.map((n) => n.uri), ...namespacesOf(elements, "ConformanceLevel"), ...namespacesOf(elements, "DocumentFileName")];
   for (const ns of namespaces) {
     const values: Partial<Record<FxProperty, string>> = {};
     for (const p of FX_PROPERTIES) {
