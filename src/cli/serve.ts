@@ -74,6 +74,12 @@ function checkSaxonJsStylesheets(): void {
   }
 }
 
+/** What the start line says of the default engine: SaxonJS is named only while some rule file needs it. */
+function nativeEngineNote(): string {
+  const refused = [...bundledEntries(rulesetBundle()).values()].filter((entry) => "refused" in entry.native).length;
+  return refused ? `native, SaxonJS for the ${refused} rule files without a native plan` : "native";
+}
+
 export async function serve(options: { port?: string; db?: string }, memoryNote?: string): Promise<void> {
   // Before anything opens: a mistyped value stops the start with a message, not a worker or a request later.
   const settings = serverSettings(options);
@@ -86,7 +92,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   // After the listen: a port already taken stops the start before any key exists to be lost.
   const firstStart = bootstrap(store);
   if (firstStart) console.log(handOverKeys(firstStart, dbPath, actualPort));
-  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${ruleEngine === "native" ? "native, SaxonJS for rule files without a native plan" : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${ruleEngine === "native" ? nativeEngineNote() : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
   const metricsApart = deps.config.metrics && http.metricsPort !== null ? listenMetricsApart(deps.metrics, http.metricsToken, http.metricsPort) : null;
   if (metricsApart) console.log(`metrics on http://127.0.0.1:${metricsApart.port}/metrics only`);
   if (memoryNote) console.log(memoryNote);
