@@ -93,3 +93,31 @@ describe("names outside the contract", () => {
     expect(doc).toContain("A 6-character code addresses a public administration, which takes FPA12, a format generate does not write");
   });
 });
+
+// The refusals an SDK maps to its own error types, each in the shape the spec's Errors section gives.
+describe("the error cases SDK clients handle", () => {
+  const invoice = clientInvoice("de");
+
+  test("a profile the standard does not accept is 422 PROFILE_STANDARD_MISMATCH listing the allowed profiles", async () => {
+    const res = await generate({ standard: "peppol-bis", profile: "xrechnung", output: "xml", invoice });
+    const { error } = await envelope(res);
+    expect([res.status, error.code]).toEqual([422, "PROFILE_STANDARD_MISMATCH"]);
+    expect(error.details).toMatchObject({ standard: "peppol-bis", profile: "xrechnung", allowedProfiles: ["peppol", "romania-ro-cius", "netherlands-nlcius"] });
+  });
+
+  test("an invoice without taxSummary is 422 INVALID_INVOICE whose validation result names BR-CO-18", async () => {
+    const { taxSummary: _, ...withoutBreakdown } = invoice;
+    const res = await generate({ standard: "xrechnung", output: "xml", invoice: withoutBreakdown });
+    const { error } = await envelope(res);
+    expect([res.status, error.code]).toEqual([422, "INVALID_INVOICE"]);
+    expect(error.details.validationResult.valid).toBe(false);
+    expect(error.details.validationResult.errors.map((e: { ruleId: string }) => e.ruleId)).toContain("BR-CO-18");
+  }, 60_000);
+
+  test("an unknown field is 400 VALIDATION_ERROR with details.fields naming it", async () => {
+    const r = await refusal(await generate({ standard: "xrechnung", output: "xml", invoice: { ...invoice, purchaseOrderNumber: "PO-1" } }));
+    expect([r.status, r.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(r.fields).toEqual([expect.objectContaining({ path: "/invoice", keyword: "additionalProperties" })]);
+    expect(r.message).toContain("'purchaseOrderNumber'");
+  });
+});
