@@ -16,7 +16,7 @@ import { schemaFor } from "./xsd-schemas";
 import type { ValidationFinding, ValidationResult } from "./result";
 import { VerdictFindings } from "./finding-caps";
 import type { Result } from "../errors/result";
-import { runLayer, skipped, type Layer, type LayerResult } from "./layers/layer";
+import { elapsedMs, runLayer, skipped, type Layer, type LayerResult } from "./layers/layer";
 import type { Engine, JudgeState } from "./layers/state";
 import { schemaLayer } from "./layers/schema";
 import { overlayLayer, ruleLayer } from "./layers/rules";
@@ -70,8 +70,7 @@ async function prepare(bytes: Uint8Array): Promise<Source> {
   if (!extracted.ok) {
     return { ok: false, message: extracted.reason === "no-invoice-xml" ? `${extracted.message}; a hybrid PDF must embed its invoice as ${INVOICE_XML_NAMES.join(", ")}` : extracted.message };
   }
-  const durationMs = Math.round((performance.now() - started) * 10) / 10;
-  return { ok: true, xml: extracted.xml, extraction: extracted, layer: { layer: "source", name: extracted.name, status: "ran", engine: "pdf-lib", errors: 0, warnings: 0, durationMs } };
+  return { ok: true, xml: extracted.xml, extraction: extracted, layer: { layer: "source", name: extracted.name, status: "ran", engine: "pdf-lib", errors: 0, warnings: 0, durationMs: elapsedMs(started) } };
 }
 
 const fatal = (ruleId: string, message: string): ValidationFinding => ({ ruleId, severity: "fatal", message });

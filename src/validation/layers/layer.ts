@@ -60,6 +60,9 @@ export type LayerResult = Static<typeof LayerResultSchema>;
 
 const isError = (severity: Severity) => severity === "fatal" || severity === "error";
 
+/** Milliseconds since `started` (a `performance.now()` reading), to a tenth, as a layer result reports them. */
+export const elapsedMs = (started: number): number => Math.round((performance.now() - started) * 10) / 10;
+
 /** The result of a layer that never ran because an earlier one stopped the judging. */
 export function skipped(layer: Pick<Layer<unknown>, "kind" | "name" | "key">, reason: string): LayerResult {
   return { layer: layer.kind, name: layer.name, status: "skipped", ...(layer.key && { artifact: { key: layer.key } }), errors: 0, warnings: 0, durationMs: 0, reason };
@@ -89,7 +92,7 @@ export function runLayer<State>(layer: Layer<State>, state: State, findings: Ver
     ...(run.engine && { engine: run.engine }),
     errors,
     warnings,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    durationMs: elapsedMs(started),
     ...(run.reason && { reason: run.reason }),
   };
 }
