@@ -106,7 +106,7 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
     xml,
     ...(extraction && { extraction }),
     detection,
-    record: { ...record, judge: record.judge },
+    judge: record.judge,
     ...(isEn16931Syntax(detection.format) && { syntax: detection.format }),
     schema,
     ruleset: { request: choice.request, day: choice.day, lifecycle: choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle },
@@ -117,12 +117,11 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
     ruleIdsRan: [],
     franceCtcRuleIds: new Set(),
   };
-  const { judge: judgement } = state.record;
   const layers: Layer<JudgeState>[] = [
     schemaLayer(state),
-    ...judgement.rules.map(ruleLayer),
-    ...(judgement.overlays ?? []).map(overlayLayer),
-    ...(judgement.advisories ?? []).map(advisoryLayer),
+    ...state.judge.rules.map(ruleLayer),
+    ...(state.judge.overlays ?? []).map(overlayLayer),
+    ...(state.judge.advisories ?? []).map(advisoryLayer),
   ];
   for (const layer of layers) results.push(state.unreadable ? skipped(layer, state.unreadable) : runLayer(layer, state, findings));
   // The container layer judges the PDF, whatever became of its XML.
@@ -141,7 +140,7 @@ function versionFields(state: JudgeState): Partial<ValidationResult> {
   // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
   // national bundle that embeds them.
   if (firstRules && !fields.schematronVersion) fields.schematronVersion = firstRules.version;
-  const bundle = state.record.judge.xsdFields;
+  const bundle = state.judge.xsdFields;
   if (bundle && schemaRow) {
     fields[bundle[0]] = `${schemaRow.key}@${schemaRow.version}`;
     fields[bundle[1]] = state.engine.xsdRuntime;

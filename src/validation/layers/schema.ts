@@ -34,7 +34,7 @@ export function schemaLayer(state: JudgeState): Layer<JudgeState> {
       s.rows.push(row);
       const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
       const omitted = xsd.omitted ? [{ ruleId: "XSD", severity: "error" as const, count: xsd.omitted }] : [];
-      if (!s.record.judge.rules.length) return { status: "ran", row, engine: "libxml2-wasm", findings, omitted };
+      if (!s.judge.rules.length) return { status: "ran", row, engine: "libxml2-wasm", findings, omitted };
       try {
         // libxml2 has read the markup and characters by now; the policy's decoding is what can still
         // refuse (an encoding libxml2 knows and the policy does not): the caller's document, a verdict.

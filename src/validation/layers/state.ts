@@ -4,7 +4,7 @@
 
 import type { Detection } from "../../syntax/detect";
 import type { PdfExtraction } from "../../pdf/attachments";
-import type { ProfileRecord, Judgement } from "../../profiles/record";
+import type { Judgement } from "../../profiles/record";
 import type { XsdSchemaId } from "../../profiles/schemas";
 import type { RulesetLifecycle } from "../../rulesets/lifecycle";
 import type { ResolvedArtifact, RulesetRequest } from "../../rulesets/selection";
@@ -28,7 +28,8 @@ export interface JudgeState {
   xml: Uint8Array;
   extraction?: Extract<PdfExtraction, { ok: true }>;
   detection: Detection;
-  record: ProfileRecord & { judge: Judgement };
+  /** What the judged record runs: its schema bundle, rule files, overlays and advisories. */
+  judge: Judgement;
   /** The EN 16931 syntax, when the document is in one (facts and advisories read it). */
   syntax?: En16931Syntax;
   schema: XsdSchemaId;
