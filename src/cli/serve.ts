@@ -2,7 +2,7 @@ import { openStore } from "../db/connection";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
-import { serverSettings, UsageError } from "../config";
+import { serverSettings, UsageError, type RuleEngineChoice } from "../config";
 import { listenMetricsApart } from "../api/metrics-endpoint";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
@@ -63,20 +63,21 @@ async function nightlyDriftCheck(store: Store, mirror: string | null): Promise<(
 }
 
 /**
- * VALIDATION_ENGINE=saxonjs runs every rule file on SaxonJS, so every one needs its compiled
- * stylesheet; the default build makes them only for the files without a native plan. Refused at
- * start rather than as a 503 on each request.
+ * What the start line says of the rule engine, from one pass over the bundle index. The default
+ * names SaxonJS only while some rule file has no native plan. VALIDATION_ENGINE=saxonjs runs every
+ * rule file on SaxonJS, so every one needs its compiled stylesheet; the default build makes them
+ * only for the files without a native plan. Refused at start rather than as a 503 on each request.
  */
-function checkSaxonJsStylesheets(): void {
-  const missing = [...bundledEntries(rulesetBundle()).values()].filter((entry) => !entry.sef).length;
-  if (missing > 0) {
-    throw new UsageError(`VALIDATION_ENGINE=saxonjs: the ruleset bundle has no SaxonJS stylesheet for ${missing} rule files; \`VALIDATION_ENGINE=saxonjs npm start\` compiles them before it serves`);
+function ruleEngineNote(ruleEngine: RuleEngineChoice): string {
+  const entries = [...bundledEntries(rulesetBundle()).values()];
+  if (ruleEngine === "saxonjs") {
+    const missing = entries.filter((entry) => !entry.sef).length;
+    if (missing > 0) {
+      throw new UsageError(`VALIDATION_ENGINE=saxonjs: the ruleset bundle has no SaxonJS stylesheet for ${missing} rule files; \`VALIDATION_ENGINE=saxonjs npm start\` compiles them before it serves`);
+    }
+    return "SaxonJS (VALIDATION_ENGINE=saxonjs)";
   }
-}
-
-/** What the start line says of the default engine: SaxonJS is named only while some rule file needs it. */
-function nativeEngineNote(): string {
-  const refused = [...bundledEntries(rulesetBundle()).values()].filter((entry) => "refused" in entry.native).length;
+  const refused = entries.filter((entry) => "refused" in entry.native).length;
   return refused ? `native, SaxonJS for the ${refused} rule files without a native plan` : "native";
 }
 
@@ -84,7 +85,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   // Before anything opens: a mistyped value stops the start with a message, not a worker or a request later.
   const settings = serverSettings(options);
   const { http, ruleEngine, databasePath: dbPath } = settings;
-  if (ruleEngine === "saxonjs") checkSaxonJsStylesheets();
+  const engineNote = ruleEngineNote(ruleEngine);
   const store = openStore(dbPath);
   const deps = createDeps(store, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
   const app = createApp(deps, [], http).listen({ port: settings.port, hostname: "0.0.0.0" });
@@ -92,7 +93,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   // After the listen: a port already taken stops the start before any key exists to be lost.
   const firstStart = bootstrap(store);
   if (firstStart) console.log(handOverKeys(firstStart, dbPath, actualPort));
-  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${ruleEngine === "native" ? nativeEngineNote() : "SaxonJS (VALIDATION_ENGINE=saxonjs)"})`);
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${engineNote})`);
   const metricsApart = deps.config.metrics && http.metricsPort !== null ? listenMetricsApart(deps.metrics, http.metricsToken, http.metricsPort) : null;
   if (metricsApart) console.log(`metrics on http://127.0.0.1:${metricsApart.port}/metrics only`);
   if (memoryNote) console.log(memoryNote);
