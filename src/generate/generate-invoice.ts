@@ -55,7 +55,7 @@ export async function generateInvoice(order: InvoiceOrder, steps: InvoiceSteps):
   await steps.spend();
   const file = pdf ? await pdf.render(generated) : generated.bytes;
   const { bytes: _, ...written } = generated;
-  if (!order.judge) return { file, generated: written, pdfKind: pdf?.kind, result: unverified(generated) };
+  if (!order.judge) return { file, generated: written, pdfKind: pdf?.kind, result: unsealed(generated, false, []) };
   // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
   const judged = pdf?.kind === "hybrid" ? file : generated.bytes;
   const outcome = await steps.judge({ bytes: judged, record: generated.record, ruleset: order.judge.ruleset });
@@ -83,9 +83,12 @@ async function usableDesign({ ref, checked }: NonNullable<PdfOrder["stored"]>): 
   return checked.definition;
 }
 
-/** With `verify: false` nothing judged the output: the result says so and carries no seal. */
-function unverified(generated: GeneratedXml): ValidationResult {
-  return { valid: false, verified: false, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors: [], warnings: [] };
+/**
+ * A result no rule file sealed: the written XML's SHA-256, format and profile, valid false, and the
+ * findings said of it. With `verify: false` (`verified` false) nothing judged the output.
+ */
+function unsealed(generated: GeneratedXml, verified: boolean, errors: ValidationFinding[]): ValidationResult {
+  return { valid: false, verified, format: generated.syntax, profileDetected: judgedProfileName(recordById(generated.record)), sha256: sha256Hex(generated.bytes), errors, warnings: [] };
 }
 
 /** The rule as the EN 16931 Schematron (CEN 1.3.16) states it, severity and text. */
@@ -105,19 +108,10 @@ const BR_55: ValidationFinding = {
  * format and profile), valid false, that one finding, and no seal, since no rule file ran.
  */
 function uncitedCreditNote(generated: GeneratedXml): DomainError {
-  const result: ValidationResult = {
-    valid: false,
-    verified: true,
-    format: generated.syntax,
-    profileDetected: judgedProfileName(recordById(generated.record)),
-    sha256: sha256Hex(generated.bytes),
-    errors: [BR_55],
-    warnings: [],
-  };
   return new DomainError(
     422,
     "INVALID_INVOICE",
     `the generated ${generated.standard} credit note breaks BR-55: it names no preceding invoice; send invoice.precedingInvoiceReference with its id (BT-25)`,
-    { validationResult: result },
+    { validationResult: unsealed(generated, true, [BR_55]) },
   );
 }
