@@ -112,17 +112,16 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
   throw new UsageError(`${name} must be ${allowed.map((a) => `"${a}"`).join(" or ")}, not "${value}"`);
 }
 
-function portNumber(name: string, raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UsageError(`${name} must be a whole number from 0 to 65535, not '${raw}'`);
-  return Number(raw);
-}
-
-function milliseconds(name: string, raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || Number(raw) > MAX_WAIT_MS) {
-    throw new UsageError(`${name} must be a whole number of milliseconds from 1000 to ${MAX_WAIT_MS}, not '${raw}'`);
+/** A whole number from `min` to `max`, `unit` naming what it counts in the message. */
+function wholeNumber(name: string, raw: string, min: number, max: number, unit?: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`${name} must be a whole number${unit ? ` of ${unit}` : ""} from ${min} to ${max}, not '${raw}'`);
   }
   return Number(raw);
 }
+
+const portNumber = (name: string, raw: string) => wholeNumber(name, raw, 0, 65535);
+const milliseconds = (name: string, raw: string) => wholeNumber(name, raw, 1000, MAX_WAIT_MS, "milliseconds");
 
 /** Set but empty is refused rather than unset: an operator who meant to protect the metrics must not leave them open. */
 function metricsToken(raw: string | undefined): string | null {
