@@ -5,9 +5,8 @@
 
 import { test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readIndex } from "../../src/rulesets/compile";
-import { join } from "node:path";
-import { buildDir } from "../../src/rulesets/sync";
+import { indexPath, readIndex } from "../../src/rulesets/compile";
+import { bundleFile } from "../../src/assets/build-bundle";
 
 /** CI=true (or any value but "", "0" and "false"), as CI services and .ci/run set it. */
 export const inCi = (env: Record<string, string | undefined> = process.env): boolean =>
@@ -37,7 +36,7 @@ export function cannotRun(what: string, missing: string | null): boolean {
  */
 export function buildMissing(): string | null {
   const pretest = "bun scripts/rulesets.ts all --sef all";
-  for (const file of [join(buildDir, "index.json"), join(buildDir, "..", "assets", "rulesets.bundle")]) {
+  for (const file of [indexPath, bundleFile]) {
     if (!existsSync(file)) return `no ${file} (${pretest} builds it)`;
   }
   const withoutSef = readIndex()!.entries.filter((e) => !e.sef).length;
