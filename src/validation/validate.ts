@@ -11,7 +11,7 @@ import { DEFAULT_REQUEST, selectionReport, type RulesetRequest } from "../rulese
 import { rulesetSha256, sha256Hex } from "../rulesets/seal";
 import { systemClock, today } from "../clock";
 import { fallbackRecord, judgedProfileName, recordById } from "../profiles/lookup";
-import { isEn16931Syntax, type RecordId } from "../profiles/ids";
+import type { RecordId } from "../profiles/ids";
 import { schemaFor } from "./xsd-schemas";
 import type { ValidationFinding, ValidationResult } from "./result";
 import { VerdictFindings } from "./finding-caps";
@@ -107,7 +107,6 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
     ...(extraction && { extraction }),
     detection,
     judge: record.judge,
-    ...(isEn16931Syntax(detection.format) && { syntax: detection.format }),
     schema,
     ruleset: { request: choice.request, day: choice.day, lifecycle: choice.versions ? new RulesetLifecycle(choice.versions) : pinnedLifecycle },
     text: "",

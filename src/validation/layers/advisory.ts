@@ -5,7 +5,7 @@
 
 import type { ValidationFinding } from "../result";
 import type { Layer } from "./layer";
-import { factsOf, type JudgeState } from "./state";
+import { factsOf, syntaxOf, type JudgeState } from "./state";
 
 /**
  * BR-CO-25 (amount due positive needs a due date or payment terms) left the CEN rules in 1.3.16.
@@ -33,7 +33,7 @@ export function advisoryLayer(rule: keyof typeof ADVISORIES): Layer<JudgeState> 
     kind: "advisory",
     name: rule,
     run(s) {
-      if (!s.syntax) return { status: "skipped", reason: "the document is in no EN 16931 syntax" };
+      if (!syntaxOf(s)) return { status: "skipped", reason: "the document is in no EN 16931 syntax" };
       const finding = ADVISORIES[rule](s);
       return { status: "ran", findings: finding ? [finding] : [] };
     },

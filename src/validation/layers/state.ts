@@ -9,7 +9,7 @@ import type { XsdSchemaId } from "../../profiles/schemas";
 import type { RulesetLifecycle } from "../../rulesets/lifecycle";
 import type { ResolvedArtifact, RulesetRequest } from "../../rulesets/selection";
 import type { JudgedArtifactRow } from "../../rulesets/seal";
-import type { En16931Syntax } from "../../profiles/ids";
+import { isEn16931Syntax, type En16931Syntax } from "../../profiles/ids";
 import type { CappedXsdEngine } from "../xsd";
 import type { RuleEngines } from "../rule-engines";
 import { readFacts } from "../facts";
@@ -30,8 +30,6 @@ export interface JudgeState {
   detection: Detection;
   /** What the judged record runs: its schema bundle, rule files, overlays and advisories. */
   judge: Judgement;
-  /** The EN 16931 syntax, when the document is in one (facts and advisories read it). */
-  syntax?: En16931Syntax;
   schema: XsdSchemaId;
   ruleset: { request: RulesetRequest; day: string; lifecycle: RulesetLifecycle };
   /** Set by the schema layer when the document cannot be read further: why the later layers are skipped. */
@@ -50,8 +48,14 @@ export interface JudgeState {
   facts?: DocumentFacts;
 }
 
+/** The EN 16931 syntax of the document, when it is in one (facts and advisories read it). */
+export function syntaxOf(state: Pick<JudgeState, "detection">): En16931Syntax | undefined {
+  return isEn16931Syntax(state.detection.format) ? state.detection.format : undefined;
+}
+
 /** BT-23, BT-40 and the payment facts, read once from the tree the native rule engine judges. */
 export function factsOf(state: JudgeState): DocumentFacts {
-  if (!state.facts) state.facts = state.syntax && state.text ? readFacts(state.engine.schematron.document(state.text), state.syntax) : {};
-  return state.facts;
+  if (state.facts) return state.facts;
+  const syntax = syntaxOf(state);
+  return (state.facts = syntax && state.text ? readFacts(state.engine.schematron.document(state.text), syntax) : {});
 }
