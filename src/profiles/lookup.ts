@@ -13,10 +13,14 @@ export function recordById(id: RecordId): ProfileRecord {
   return record;
 }
 
-export const recordsOf = (syntax: SyntaxId): ProfileRecord[] => RECORDS.filter((r) => r.syntax === syntax);
+/** The records of each syntax, grouped once: detection asks for them on every document. */
+const BY_SYNTAX = new Map<SyntaxId, readonly ProfileRecord[]>();
+for (const record of RECORDS) BY_SYNTAX.set(record.syntax, [...(BY_SYNTAX.get(record.syntax) ?? []), record]);
+
+export const recordsOf = (syntax: SyntaxId): readonly ProfileRecord[] => BY_SYNTAX.get(syntax) ?? [];
 
 /** The record that judges a document of `syntax` declaring no profile we know. */
-export const fallbackRecord = (syntax: SyntaxId): ProfileRecord | undefined => RECORDS.find((r) => r.syntax === syntax && r.recognise.fallback);
+export const fallbackRecord = (syntax: SyntaxId): ProfileRecord | undefined => recordsOf(syntax).find((r) => r.recognise.fallback);
 
 /** What generate reports as the profile it judged its output under: the record id without its syntax. */
 export const judgedProfileName = (record: ProfileRecord): string => record.id.slice(record.syntax.length + 1);
