@@ -11,7 +11,7 @@ import type { ConditionalLayer, RuleLayerRef } from "../../profiles/record";
 import { FRENCH_PROCESS } from "../../standards/france-ctc";
 import { severityOfFlag, type Severity, type ValidationFinding } from "../result";
 import type { Layer, LayerRun } from "./layer";
-import { factsOf, type JudgeState } from "./state";
+import { factsOf, sealRow, type JudgeState } from "./state";
 
 export function ruleLayer(ref: RuleLayerRef): Layer<JudgeState> {
   return { kind: "rules", name: ref.file, key: ref.key, run: (s) => runRules(ref, s) };
@@ -47,8 +47,7 @@ function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
   const artifact = resolveArtifact(s.ruleset.lifecycle, ref.key, s.ruleset.request, s.ruleset.day);
   s.resolved.push(artifact);
   const pin = artifactPin(ref.key, artifact.version, ref.file);
-  const row = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine: s.engine.schematron.engineOf(pin.path) };
-  s.rows.push(row);
+  const row = sealRow(s, pin, s.engine.schematron.engineOf(pin.path));
   s.ruleIdsRan.push(s.engine.schematron.entry(pin.path).ruleIds ?? []);
   const field = VERSION_FIELDS[ref.family];
   if (field && !(field in s.versions)) s.versions[field] = artifact.version;

@@ -10,7 +10,7 @@ import { pinByPath } from "../../rulesets/pins";
 import { resolveArtifact } from "../../rulesets/selection";
 import type { ValidationFinding } from "../result";
 import type { Layer } from "./layer";
-import type { JudgeState } from "./state";
+import { sealRow, type JudgeState } from "./state";
 
 const UNREADABLE = { refused: "the reading policy refused the document", malformed: "the document is not well-formed XML" } as const;
 
@@ -30,8 +30,7 @@ export function schemaLayer(state: JudgeState): Layer<JudgeState> {
       }
       // Each schema key has one pinned version, so its resolution only reports how it was reached.
       s.resolved.push(resolveArtifact(s.ruleset.lifecycle, pin.key, s.ruleset.request, s.ruleset.day));
-      const row = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine: "libxml2-wasm" as const };
-      s.rows.push(row);
+      const row = sealRow(s, pin, "libxml2-wasm");
       const findings: ValidationFinding[] = xsd.findings.map((f) => ({ ruleId: "XSD", severity: "error", ...(f.location ? { location: f.location } : {}), message: f.message }));
       const omitted = xsd.omitted ? [{ ruleId: "XSD", severity: "error" as const, count: xsd.omitted }] : [];
       if (!s.judge.rules.length) return { status: "ran", row, engine: "libxml2-wasm", findings, omitted };

@@ -8,7 +8,8 @@ import type { Judgement } from "../../profiles/record";
 import type { XsdSchemaId } from "../../profiles/schemas";
 import type { RulesetLifecycle } from "../../rulesets/lifecycle";
 import type { ResolvedArtifact, RulesetRequest } from "../../rulesets/selection";
-import type { JudgedArtifactRow } from "../../rulesets/seal";
+import type { JudgedArtifactRow, JudgingEngine } from "../../rulesets/seal";
+import type { Pin } from "../../rulesets/pins";
 import { isEn16931Syntax, type En16931Syntax } from "../../profiles/ids";
 import type { CappedXsdEngine } from "../xsd";
 import type { RuleEngines } from "../rule-engines";
@@ -58,4 +59,11 @@ export function factsOf(state: JudgeState): DocumentFacts {
   if (state.facts) return state.facts;
   const syntax = syntaxOf(state);
   return (state.facts = syntax && state.text ? readFacts(state.engine.schematron.document(state.text), syntax) : {});
+}
+
+/** Adds the seal row of a pinned file that judges the document, in layer order, and returns it. */
+export function sealRow(state: JudgeState, pin: Pin, engine: JudgingEngine): JudgedArtifactRow {
+  const row = { key: pin.key, version: pin.version, fileSha256: pin.sha256, engine };
+  state.rows.push(row);
+  return row;
 }
