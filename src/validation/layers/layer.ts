@@ -3,7 +3,7 @@
 // reads and extends the one bag of state the layers share. Its result is a value too: ran, skipped
 // (with why) or stopped (the rule file could not finish on this document), the findings it
 // reported, the engine that ran it and how long it took. Deciding the verdict from the results is
-// summary.ts's job, not a layer's.
+// the job of validate.ts's summarise, not a layer's.
 
 import { Type, type Static } from "@sinclair/typebox";
 import type { JudgedArtifactRow } from "../../rulesets/seal";
