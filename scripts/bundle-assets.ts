@@ -1,12 +1,11 @@
 // Repacks build/assets/rulesets.bundle from the synced files and the SEFs already compiled, without
 // compiling any: after a change to the native engine, its plans are in the bundle in seconds. A rule
 // file the native engine then refuses, and that has no SEF, needs `bun scripts/rulesets.ts all`.
-import { buildBundle, nativeModels } from "../src/assets/build-bundle";
+import { buildBundle, bundleSummary, nativeModels, planless } from "../src/assets/build-bundle";
 import { prepareRulesets } from "../src/rulesets/compile";
 
 const { index } = await prepareRulesets();
 const models = nativeModels(index.entries);
-const unrunnable = index.entries.filter((e) => !e.sef && "refused" in models.get(e.path)!.availability).map((e) => e.path);
-const { path, files, bytes, sefs } = buildBundle(index, models);
-console.log(`bundle: ${files} files (${sefs} SEFs), ${(bytes / 1024 / 1024).toFixed(1)} MiB -> ${path}`);
+const unrunnable = index.entries.filter((e) => !e.sef && planless(e, models)).map((e) => e.path);
+console.log(bundleSummary(buildBundle(index, models)));
 if (unrunnable.length) console.warn(`bundle: no native plan and no SEF, so they cannot run (bun scripts/rulesets.ts all compiles them):\n  ${unrunnable.join("\n  ")}`);

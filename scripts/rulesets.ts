@@ -15,7 +15,7 @@
 import { availableParallelism, totalmem } from "node:os";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { buildBundle, bundleFile, nativeModels } from "../src/assets/build-bundle";
+import { buildBundle, bundleFile, bundleSummary, nativeModels, planless } from "../src/assets/build-bundle";
 import { compileSefs, prepareRulesets } from "../src/rulesets/compile";
 import { mirrorDir, repoRoot, sha256, syncRulesets, writeAtomically } from "../src/rulesets/sync";
 import { pins } from "../src/rulesets/pins";
@@ -72,12 +72,12 @@ async function compile(args: string[], scope: SefScope): Promise<void> {
   console.log("prepare: XSLT, rewrites and code lists of every rule file, then the native engine's models");
   const { index, skipped } = await prepareRulesets({ only, onEvent: (e) => console.warn(`  SKIPPED  ${e.reason}`) });
   const models = nativeModels(index.entries);
-  const planless = index.entries.filter((e) => "refused" in models.get(e.path)!.availability);
-  const wanted = (scope === "all" ? index.entries : planless).filter((e) => !only.length || only.some((s) => e.path.includes(s)));
+  const withoutPlan = index.entries.filter((e) => planless(e, models));
+  const wanted = (scope === "all" ? index.entries : withoutPlan).filter((e) => !only.length || only.some((s) => e.path.includes(s)));
   const toCompile = args.includes("--force") ? wanted : wanted.filter((e) => !e.sef);
   const parallel = parallelExports();
   console.log(
-    `prepare: ${index.entries.length} rule files, ${index.entries.length - planless.length} with a native plan; ` +
+    `prepare: ${index.entries.length} rule files, ${index.entries.length - withoutPlan.length} with a native plan; ` +
       `SaxonJS SEFs wanted for ${scope === "all" ? "all" : "the planless"} ${wanted.length}: ${wanted.length - toCompile.length} cached, ` +
       `${toCompile.length} to compile${toCompile.length ? ` (${parallel} at a time, up to half a minute each)` : ""}`,
   );
@@ -90,7 +90,7 @@ async function compile(args: string[], scope: SefScope): Promise<void> {
   });
   const bundle = buildBundle(index, models);
   const secs = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`bundle: ${bundle.files} files (${bundle.sefs} SEFs), ${(bundle.bytes / 1024 / 1024).toFixed(1)} MiB -> ${bundle.path} (${secs} s)`);
+  console.log(`${bundleSummary(bundle)} (${secs} s)`);
   if (skipped.length) console.warn(`compile: ${skipped.length} Schematron entries NOT prepared (no Schematron compiler yet)`);
 }
 

@@ -40,6 +40,13 @@ export function nativeModels(entries: readonly IndexEntry[]): Map<string, Native
   return new Map(entries.map((entry) => [entry.path, buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)))]));
 }
 
+/** Whether the native engine has no plan for the entry, which then runs only on SaxonJS (and needs its SEF). */
+export const planless = (entry: IndexEntry, models: ReadonlyMap<string, NativeModel>): boolean => "refused" in models.get(entry.path)!.availability;
+
+/** The build scripts' line for a bundle written by {@link buildBundle}. */
+export const bundleSummary = (b: ReturnType<typeof buildBundle>): string =>
+  `bundle: ${b.files} files (${b.sefs} SEFs), ${(b.bytes / 1024 / 1024).toFixed(1)} MiB -> ${b.path}`;
+
 /**
  * Packs what the engine reads at run time: every pinned schema file (XSD imports included), the
  * native engine's rule models, every compiled stylesheet the build made with the code lists it
