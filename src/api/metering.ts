@@ -2,7 +2,7 @@ import { spendUnit, refundUnit, type Spend } from "../accounts/quota";
 import { EngineUnavailable } from "../engine/admission";
 import { DomainError } from "../errors/domain-error";
 import { ApiError } from "./errors";
-import type { Caller, RequestContext } from "./route";
+import type { RequestContext } from "./route";
 import { secondsUntil } from "../accounts/windows";
 
 /**
@@ -12,12 +12,11 @@ import { secondsUntil } from "../accounts/windows";
  * request is at fault (a 4xx).
  */
 export async function metered<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const caller = ctx.caller;
-  const spent = spendOrRefuse(ctx, caller);
+  const spent = spendOrRefuse(ctx);
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
   } catch (error) {
-    throw afterSpending(ctx, caller, spent, error);
+    throw afterSpending(ctx, spent, error);
   }
 }
 
@@ -27,18 +26,17 @@ export async function metered<T>(ctx: RequestContext<"key">, work: (signal: Abor
  * A failure before then is unmetered()'s, a failure after it metered()'s.
  */
 export async function meteredFromSpend<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal, spend: () => void) => Promise<T>): Promise<T> {
-  const caller = ctx.caller;
   let spent: Spend | undefined;
-  const spend = () => void (spent ??= spendOrRefuse(ctx, caller));
+  const spend = () => void (spent ??= spendOrRefuse(ctx));
   try {
     return await ctx.deps.admission.run((signal) => work(signal, spend), ctx.deadlineAt);
   } catch (error) {
-    if (spent) throw afterSpending(ctx, caller, spent, error);
-    throw error instanceof EngineUnavailable ? unavailable(error, "no quota unit was spent") : error;
+    throw spent ? afterSpending(ctx, spent, error) : unspent(error);
   }
 }
 
-function spendOrRefuse(ctx: RequestContext, caller: Caller): Spend {
+function spendOrRefuse(ctx: RequestContext<"key">): Spend {
+  const { caller } = ctx;
   const spent = spendUnit(ctx.deps.store.db, ctx.deps.clock(), caller.org, caller.livemode);
   if (spent.ok) return spent.spend;
   const { used, limit, resetsAt } = spent.status;
@@ -53,12 +51,12 @@ function spendOrRefuse(ctx: RequestContext, caller: Caller): Spend {
 }
 
 /** What to answer for a failure after the unit was spent, the unit returned if the service failed. */
-function afterSpending(ctx: RequestContext, caller: Caller, spent: Spend, error: unknown): unknown {
+function afterSpending(ctx: RequestContext<"key">, spent: Spend, error: unknown): unknown {
   if (error instanceof DomainError && error.status < 500) return error;
   const computed = error instanceof EngineUnavailable ? error.computed : true;
   const refunded = refundUnit(ctx.deps.store.db, ctx.deps.clock(), spent, computed);
   // Test keys meter against the sandbox and carry no refund header (spec, Errors).
-  if (caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
+  if (ctx.caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
   if (error instanceof EngineUnavailable) {
     return unavailable(error, refunded ? "your quota unit was returned" : "the hourly refund cap is reached, so the unit was not returned");
   }
@@ -73,9 +71,13 @@ export async function unmetered<T>(ctx: RequestContext, work: (signal: AbortSign
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
   } catch (error) {
-    if (error instanceof EngineUnavailable) throw unavailable(error, "no quota unit was spent");
-    throw error;
+    throw unspent(error);
   }
+}
+
+/** What to answer for a failure before any unit was spent: an engine that could not take the work is a 503. */
+function unspent(error: unknown): unknown {
+  return error instanceof EngineUnavailable ? unavailable(error, "no quota unit was spent") : error;
 }
 
 function unavailable(error: EngineUnavailable, unit: string): ApiError {
