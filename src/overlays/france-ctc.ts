@@ -12,11 +12,14 @@
 
 import type { Invoice } from "../model/index.ts";
 import { noteOf } from "../invoice/from-model.ts";
+import { Invoice as InvoiceSchema, type InvoiceInput } from "../invoice/schema.ts";
 import { DEFAULT_FRENCH_PROCESS, FRENCH_LEGAL_NOTES, FRENCH_PROCESS, SIREN_SCHEME } from "../standards/france-ctc.ts";
 import type { Overlay } from "./overlay.ts";
 
-/** The French billing frameworks the API can send as `businessProcessId`; the others mean `franceCtc` alone. */
-const API_PROCESSES: ReadonlySet<string> = new Set(["S8", "B8", "M8"]);
+type ApiProcess = NonNullable<InvoiceInput["businessProcessId"]>;
+
+/** The French billing frameworks the API can send as `businessProcessId` (its schema's enum); the others mean `franceCtc` alone. */
+const API_PROCESSES: ReadonlySet<string> = new Set(InvoiceSchema.properties.businessProcessId.anyOf.map((literal) => literal.const));
 
 const isLegalNote = (n: Invoice["notes"][number]) => FRENCH_LEGAL_NOTES.some((f) => f.subjectCode === n.subjectCode && f.text === n.text);
 
@@ -37,6 +40,6 @@ export const franceCtc: Overlay = {
     const process = model.processControl.businessProcessType;
     if (process === undefined || !FRENCH_PROCESS.test(process)) return;
     invoice.franceCtc = true;
-    if (API_PROCESSES.has(process)) invoice.businessProcessId = process as "S8" | "B8" | "M8";
+    if (API_PROCESSES.has(process)) invoice.businessProcessId = process as ApiProcess;
   },
 };
