@@ -6,11 +6,10 @@
 
 import type { Address, Buyer, Invoice, InvoiceLine, Note, Seller, VatBreakdown } from "../model/index.ts";
 import type { InvoiceInput, InvoiceLineShape } from "./schema.ts";
-import { numberOf } from "./to-model.ts";
+import { numberOf, present } from "./to-model.ts";
 
 type ApiParty = InvoiceInput["seller"];
 
-const present = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 const optionalNumber = (value: string | undefined) => (value === undefined || value === "" ? undefined : numberOf(value));
 
 function addressFromModel(a: Address): ApiParty["address"] {

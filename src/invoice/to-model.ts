@@ -69,7 +69,8 @@ const TYPE_CODES = { invoice: "380", creditnote: "381" } as const;
 /** UNTDID 4461 codes of direct debits: the IBAN is the debited account (BT-91), not the payee's (BT-84). */
 const DIRECT_DEBIT_CODES: ReadonlySet<string> = new Set(["49", "59"]);
 
-const present = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+/** The object without its undefined properties: optional fields absent, never `undefined` (from-model.ts too). */
+export const present = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 function addressToModel(a: ApiAddress): Address {
   // `state`, `region` and `province` feed the national formats (FatturaPA, Facturae); EN 16931 has
