@@ -29,6 +29,9 @@ export function applyOverlays(overlays: readonly Overlay[], model: Invoice, requ
   for (const overlay of overlays) overlay.apply?.(model, request);
 }
 
+/** Every overlay, in the order parse undoes them. */
+const ALL: readonly Overlay[] = [electronicAddress, ...Object.values(NATIONAL), franceCtc];
+
 export function undoOverlays(model: Invoice, invoice: InvoiceInput): void {
-  for (const overlay of [electronicAddress, ...Object.values(NATIONAL), franceCtc]) overlay.undo?.(model, invoice);
+  for (const overlay of ALL) overlay.undo?.(model, invoice);
 }
