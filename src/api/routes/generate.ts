@@ -7,6 +7,7 @@ import { GenerateRequest, type GenerateRequestInput } from "../../generate/reque
 import type { GeneratedInvoice, InvoiceOrder } from "../../generate/generate-invoice";
 import type { LostField } from "../../syntax/binding";
 import { EN16931_SYNTAXES, REQUEST_PROFILES, STANDARDS } from "../../profiles/ids";
+import { VERSION_FIELDS } from "../../profiles/catalogue";
 import { resultHeaders, type ValidationResult } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../../validation/result-schema";
@@ -14,12 +15,13 @@ import { rulesetChoice } from "../ruleset-choice";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
 import type { RequestContext } from "../route";
 
-const VERSION_FIELDS = ["schematronVersion", "ciusVersion", "peppolVersion", "romaniaRoCiusVersion", "netherlandsNlciusVersion"] as const;
-
 /** `x-version-block`: the artifact versions that judged the output, plus the Factur-X level; omitted when empty. */
 function versionBlock(result: ValidationResult, generated: GeneratedInvoice["generated"]): string | undefined {
   const block: Record<string, string> = {};
-  for (const field of VERSION_FIELDS) if (result[field]) block[field] = result[field]!;
+  for (const field of Object.values(VERSION_FIELDS)) {
+    const version = (result as Record<string, unknown>)[field];
+    if (typeof version === "string" && version) block[field] = version;
+  }
   if (generated.standard === "zugferd" || generated.standard === "facturx") block.facturxProfile = generated.profile;
   return Object.keys(block).length ? JSON.stringify(block) : undefined;
 }
