@@ -100,7 +100,7 @@ export async function compileSefs(index: BuildIndex, entries: readonly IndexEntr
     const entry = queue.shift();
     if (!entry) return;
     opts.onEvent?.({ kind: "start", entry, n: ++started, of: entries.length });
-    const sef = join(buildDir, "sef", entry.path + ".sef.json");
+    const sef = sefFile(entry.path);
     const compileSeconds = await exportSef(join(buildDir, entry.xslt), sef);
     writeAtomically(cacheKeyFile(sef), entry.cacheKey + "\n");
     entry.sef = sefOf(sef, compileSeconds);
@@ -149,6 +149,8 @@ function pinnedFile(pin: Pin): string {
 }
 
 const rel = (abs: string) => relative(buildDir, abs).split("\\").join("/");
+/** Where the SEF of the rule entry at `path` is written, with its cache key beside it. */
+const sefFile = (path: string) => join(buildDir, "sef", path + ".sef.json");
 const cacheKeyFile = (sef: string) => sef.replace(/\.sef\.json$/, ".cachekey");
 
 function sefOf(sef: string, compileSeconds: number | null): Sef {
@@ -158,7 +160,7 @@ function sefOf(sef: string, compileSeconds: number | null): Sef {
 
 function prepareOne(pin: Pin, source: SourceStylesheet, previous: IndexEntry | undefined): IndexEntry {
   const cacheKey = sha256(`rewrites-v${REWRITES_VERSION}\n${sha256(source.bytes)}`);
-  const sef = join(buildDir, "sef", pin.path + ".sef.json");
+  const sef = sefFile(pin.path);
   const rewrittenFile = join(buildDir, "rewritten", pin.path.endsWith(".sch") ? pin.path + ".xsl" : pin.path);
 
   const text = source.bytes.toString("utf8");
