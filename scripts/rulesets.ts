@@ -45,6 +45,9 @@ function upToDate(inputs: string, scope: SefScope): boolean {
   return stamp.inputs === inputs && (scope === "needed" || stamp.sef === "all");
 }
 
+/** One progress line of a step that works through `of` items. */
+const progress = (n: number, of: number, text: string) => console.log(`  [${n}/${of}] ${text}`);
+
 async function sync(): Promise<void> {
   const mirror = mirrorDir();
   console.log(mirror ? `sync: ${pins.length} pinned files from mirror ${mirror}` : `sync: no mirror, downloading ${pins.length} pinned files from upstream`);
@@ -54,7 +57,7 @@ async function sync(): Promise<void> {
     onFile: (pin, action) => {
       n++;
       // Downloads are slow enough to show each; copies are shown every 50 so the count moves.
-      if (action === "downloaded" || (action === "copied" && n % 50 === 0)) console.log(`  [${n}/${pins.length}] ${action} ${pin.path}`);
+      if (action === "downloaded" || (action === "copied" && n % 50 === 0)) progress(n, pins.length, `${action} ${pin.path}`);
     },
   });
   console.log(`sync: ${r.present} already present, ${r.copied} copied, ${r.downloaded} downloaded; all hashes verified`);
@@ -85,8 +88,8 @@ async function compile(args: string[], scope: SefScope): Promise<void> {
     parallel,
     onEvent: (e) =>
       e.kind === "start"
-        ? console.log(`  [${e.n}/${e.of}] compiling ${e.entry.path}`)
-        : console.log(`  [${e.n}/${e.of}] done ${e.entry.path}: ${e.entry.sef!.compileSeconds} s, ${(e.entry.sef!.bytes / 1e6).toFixed(1)} MB`),
+        ? progress(e.n, e.of, `compiling ${e.entry.path}`)
+        : progress(e.n, e.of, `done ${e.entry.path}: ${e.entry.sef!.compileSeconds} s, ${(e.entry.sef!.bytes / 1e6).toFixed(1)} MB`),
   });
   const bundle = buildBundle(index, models);
   const secs = ((performance.now() - started) / 1000).toFixed(0);
