@@ -1,19 +1,18 @@
 // Brings every pinned file into build/rulesets/files/<path>, from a local mirror when one is
 // present, otherwise from its upstream URL. Every byte that lands is checked against its pin.
 
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { pins as allPins, type Pin } from "./pins";
+import { sha256Hex } from "./seal";
 
 export const repoRoot = resolve(import.meta.dir, "../..");
 export const buildDir = join(repoRoot, "build/rulesets");
 export const filesDir = join(buildDir, "files");
 
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
+/** The build's name for the one SHA-256 helper (seal.ts). */
+export const sha256 = sha256Hex;
 
 /** RULESETS_MIRROR if set (it must exist), else ../shared/rulesets beside the repo if it exists, else null. */
 export function mirrorDir(env: Record<string, string | undefined> = process.env): string | null {
