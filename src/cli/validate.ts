@@ -7,7 +7,6 @@ import type { FormatHint } from "../syntax/detect";
 import { FORMAT_HINTS } from "../profiles/ids";
 import { UsageError } from "../config";
 
-
 /** `layers`: what each validation layer did (the `--json` output shows it). */
 type FileVerdict = { file: string; result: ValidationResult; layers: LayerResult[] } | { file: string; error: string };
 
