@@ -17,7 +17,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { buildBundle, bundleFile, bundleSummary, nativeModels, planless } from "../src/assets/build-bundle";
 import { compileSefs, prepareRulesets } from "../src/rulesets/compile";
-import { mirrorDir, repoRoot, sha256, syncRulesets, writeAtomically } from "../src/rulesets/sync";
+import { mirrorDir, repoRoot, syncRulesets, writeAtomically } from "../src/rulesets/sync";
+import { sha256Hex } from "../src/rulesets/seal";
 import { pins } from "../src/rulesets/pins";
 import { ruleEngineChoice } from "../src/config";
 
@@ -35,7 +36,7 @@ function inputsHash(): string {
       .map((d) => relative(repoRoot, join(d.parentPath, d.name))),
   );
   const files = [...INPUT_FILES, ...inDirs].sort();
-  return sha256(files.map((p) => `${p}\n${sha256(readFileSync(join(repoRoot, p)))}`).join("\n"));
+  return sha256Hex(files.map((p) => `${p}\n${sha256Hex(readFileSync(join(repoRoot, p)))}`).join("\n"));
 }
 
 /** True when the bundle on disk was made from these inputs and holds the SEFs this scope needs. */

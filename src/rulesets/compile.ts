@@ -14,7 +14,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from "n
 import { dirname, join, posix, relative } from "node:path";
 import { documentTarget, isRuleEntry, pinByPath, pins, type Pin } from "./pins";
 import { REWRITES_VERSION, rewriteStylesheet } from "./rewrites";
-import { buildDir, filesDir, repoRoot, sha256, writeAtomically } from "./sync";
+import { buildDir, filesDir, repoRoot, writeAtomically } from "./sync";
+import { sha256Hex } from "./seal";
 
 export const indexPath = join(buildDir, "index.json");
 const schematronModule = join(repoRoot, "src/schematron/compile.ts");
@@ -141,7 +142,7 @@ async function sourceStylesheet(pin: Pin): Promise<SourceStylesheet | { skip: st
 function pinnedFile(pin: Pin): string {
   const file = join(filesDir, pin.path);
   if (!existsSync(file)) throw new Error(`${pin.path} is not synced; run the sync step first`);
-  const actual = sha256(readFileSync(file));
+  const actual = sha256Hex(readFileSync(file));
   if (actual !== pin.sha256) {
     throw new Error(`${file}: SHA-256 expected ${pin.sha256}, got ${actual}; run the sync step again`);
   }
@@ -155,11 +156,11 @@ const cacheKeyFile = (sef: string) => sef.replace(/\.sef\.json$/, ".cachekey");
 
 function sefOf(sef: string, compileSeconds: number | null): Sef {
   const bytes = readFileSync(sef);
-  return { path: rel(sef), sha256: sha256(bytes), bytes: bytes.byteLength, compileSeconds };
+  return { path: rel(sef), sha256: sha256Hex(bytes), bytes: bytes.byteLength, compileSeconds };
 }
 
 function prepareOne(pin: Pin, source: SourceStylesheet, previous: IndexEntry | undefined): IndexEntry {
-  const cacheKey = sha256(`rewrites-v${REWRITES_VERSION}\n${sha256(source.bytes)}`);
+  const cacheKey = sha256Hex(`rewrites-v${REWRITES_VERSION}\n${sha256Hex(source.bytes)}`);
   const sef = sefFile(pin.path);
   const rewrittenFile = join(buildDir, "rewritten", pin.path.endsWith(".sch") ? pin.path + ".xsl" : pin.path);
 

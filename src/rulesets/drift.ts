@@ -2,7 +2,8 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { driftChecks } from "../db/schema";
 import { pins as allPins, type Pin } from "./pins";
-import { sha256, type PinReader } from "./sync";
+import type { PinReader } from "./sync";
+import { sha256Hex } from "./seal";
 import type { ArtifactRow } from "./seal";
 
 interface DriftSummary {
@@ -22,7 +23,7 @@ export async function runDriftCheck(db: Db, now: () => Date, reader: PinReader, 
     const base = { key: pin.key, version: pin.version, path: pin.path, source: reader.describe(pin), expectedSha256: pin.sha256 };
     let row: typeof driftChecks.$inferInsert;
     try {
-      const actual = sha256(await reader.read(pin));
+      const actual = sha256Hex(await reader.read(pin));
       const outcome = actual === pin.sha256 ? "match" : "mismatch";
       row = { ...base, checkedAt: now().toISOString(), actualSha256: actual, outcome };
       if (outcome === "match") summary.matched++;

@@ -11,9 +11,6 @@ export const repoRoot = resolve(import.meta.dir, "../..");
 export const buildDir = join(repoRoot, "build/rulesets");
 export const filesDir = join(buildDir, "files");
 
-/** The build's name for the one SHA-256 helper (seal.ts). */
-export const sha256 = sha256Hex;
-
 /** RULESETS_MIRROR if set (it must exist), else ../shared/rulesets beside the repo if it exists, else null. */
 export function mirrorDir(env: Record<string, string | undefined> = process.env): string | null {
   if (env.RULESETS_MIRROR) {
@@ -107,7 +104,7 @@ export async function syncRulesets(opts: SyncOptions): Promise<SyncResult> {
   const reader = pinReader(opts.mirror, opts.fetch ?? fetch);
   for (const pin of opts.pins ?? allPins) {
     const dest = join(target, pin.path);
-    if (existsSync(dest) && sha256(readFileSync(dest)) === pin.sha256) {
+    if (existsSync(dest) && sha256Hex(readFileSync(dest)) === pin.sha256) {
       result.present++;
       opts.onFile?.(pin, "present");
       continue;
@@ -118,7 +115,7 @@ export async function syncRulesets(opts: SyncOptions): Promise<SyncResult> {
     } catch (error) {
       throw new Error(`cannot sync ${pin.path}: ${(error as Error).message}`);
     }
-    const actual = sha256(bytes);
+    const actual = sha256Hex(bytes);
     if (actual !== pin.sha256) throw new HashMismatchError(pin.path, pin.sha256, actual, reader.describe(pin));
     writeAtomically(dest, bytes);
     const action = reader.kind === "mirror" ? "copied" : "downloaded";

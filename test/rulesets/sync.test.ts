@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import type { Pin } from "../../src/rulesets/pins";
-import { HashMismatchError, mirrorDir, sha256, syncRulesets } from "../../src/rulesets/sync";
+import { HashMismatchError, mirrorDir, syncRulesets } from "../../src/rulesets/sync";
+import { sha256Hex as sha256 } from "../../src/rulesets/seal";
 
 const enc = new TextEncoder();
 let work: string;
