@@ -28,6 +28,14 @@ const NOT_MAPPED: Partial<Record<Format, string>> = {
   eslog: "e-SLOG invoices are validated (POST /v1/validate) but not parsed",
 };
 
+/**
+ * Terms even Factur-X MINIMUM states. A document that leaves one empty or unreadable is refused like
+ * one without totals: no invoice can carry it without inventing the value. A required field outside
+ * this list (the lines and the buyer's address, which MINIMUM and BASIC WL do not carry) stays in
+ * the answer, empty, with a `kept` warning.
+ */
+const STATED_BY_EVERY_PROFILE = new Set(["/number", "/issueDate", "/currencyCode", "/seller/name", "/seller/address/countryCode", "/buyer/name"]);
+
 const failed = (message: string, details?: Record<string, unknown>) => new DomainError(400, "PARSE_FAILED", message, details);
 
 export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" | En16931Syntax } = {}): Promise<Parsed> {
@@ -56,5 +64,10 @@ export async function parseDocument(bytes: Uint8Array, options: { hint?: "auto" 
     throw failed(`the ${format.toUpperCase()} document cannot be read: ${(error as Error).message}`, { format });
   }
   const warnings = readyForGenerate(invoice);
+  const unstated = warnings.filter((w) => w.action === "kept" && STATED_BY_EVERY_PROFILE.has(w.path));
+  if (unstated.length) {
+    const fields = unstated.map(({ path, value, reason }) => ({ path, value, reason }));
+    throw failed(`the document does not state what every invoice must: ${fields.map((f) => `${f.path} ${f.reason}`).join("; ")}`, { format, fields });
+  }
   return { format, ...(detection.profileDetected !== undefined && { profileDetected: detection.profileDetected }), invoice, warnings };
 }

@@ -1,8 +1,9 @@
 // A parsed invoice made fit to be generated again, as the spec promises ("a parsed invoice can be
 // edited and regenerated"). A document says things the generate schema spells one way only or
 // cannot take at all: what has one meaning in two spellings is normalised here, and a value the
-// schema still refuses is left out (an optional field) or kept (a required one), with a warning
-// either way, so parse never answers silently with an invoice generate refuses.
+// schema still refuses is left out (with the optional field or list item holding it) or kept (a
+// required field), with a warning either way, so parse never answers silently with an invoice
+// generate refuses. Which kept fields refuse the whole document is parse's decision (parse.ts).
 //
 // The judge is the generate request's own schema (`Invoice`) under the options the API compiles it
 // with (src/api/schema-check.ts), so the two cannot disagree. What that check adds beyond the
@@ -22,7 +23,7 @@ export interface ParseWarning {
   value: unknown;
   /** Why generate would refuse it: the schema's rule, named from `path`. */
   reason: string;
-  /** `omitted`: an optional field, left out of `invoice`; `kept`: a required one, still in it, which generate refuses until it is edited. */
+  /** `omitted`: left out of `invoice` (an optional field, a line, a sub-line); `kept`: a required one, still in it, which generate refuses until it is edited. */
   action: "omitted" | "kept";
 }
 
@@ -51,6 +52,9 @@ function normalise(invoice: InvoiceInput): void {
   if (preceding?.issueDate !== undefined) preceding.issueDate = calendarDate(preceding.issueDate);
 }
 
+/** Marks a list item left out in the current pass. */
+const LEFT_OUT = Symbol("left out");
+
 const steps = (pointer: string) => pointer.split("/").slice(1);
 
 /** The schema of the value at `path` (sub-lines name their own schema by `$ref`). */
@@ -64,9 +68,13 @@ function schemaAt(path: readonly string[]): TSchema | undefined {
   return schema?.$ref === InvoiceLine.$id ? InvoiceLine : schema;
 }
 
-/** True when the last step of `path` is a property its object may leave out. */
+/**
+ * True when the last step of `path` can leave the invoice: a property its object may leave out, or
+ * an item of a list (a line, a sub-line), which the list's own bound then judges.
+ */
 function optional(path: readonly string[]): boolean {
   const parent = schemaAt(path.slice(0, -1));
+  if (parent?.type === "array") return true;
   return parent?.type === "object" && !((parent.required as string[] | undefined) ?? []).includes(path.at(-1)!);
 }
 
@@ -115,12 +123,25 @@ export function readyForGenerate(invoice: InvoiceInput): ParseWarning[] {
       }
       return warnings;
     }
+    // Items are marked first and lists closed up after, so the pass's other paths keep their indexes
+    // (a warning names a line by its position in the document).
+    const lists = new Map<unknown[], string[]>();
     for (const { path, error } of fields.values()) {
       const parent = valueAt(invoice, path.slice(0, -1)) as Json | undefined;
+      const key = path.at(-1)!;
       // A field inside one left out in this same pass is already gone with it.
-      if (parent === undefined || !(path.at(-1)! in parent)) continue;
-      warnings.push({ path: pointer(path), value: parent[path.at(-1)!], reason: reasonOf(error, path), action: "omitted" });
-      delete parent[path.at(-1)!];
+      if (typeof parent !== "object" || !(key in parent) || parent[key] === LEFT_OUT) continue;
+      warnings.push({ path: pointer(path), value: parent[key], reason: reasonOf(error, path), action: "omitted" });
+      if (Array.isArray(parent)) {
+        parent[Number(key)] = LEFT_OUT;
+        lists.set(parent, path.slice(0, -1));
+      } else delete parent[key];
+    }
+    for (const [list, at] of lists) {
+      list.splice(0, list.length, ...list.filter((item) => item !== LEFT_OUT));
+      // An optional list left empty goes too: a parse answer omits what the source does not give.
+      if (list.length === 0 && optional(at)) delete (valueAt(invoice, at.slice(0, -1)) as Json)[at.at(-1)!];
     }
   }
 }
+

@@ -91,14 +91,35 @@ test("an electronic address under a scheme the API cannot carry leaves the whole
   ]);
 });
 
-test("a required field the generate schema refuses stays in the invoice and is reported as kept", async () => {
-  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+test("a line with a negative quantity leaves the lines, its whole value in the warning; the totals are left as the document gave them", async () => {
+  const twoLines = { ...invoice, lines: [invoice.lines[0]!, { ...invoice.lines[0]!, description: "second" }] };
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: twoLines }, { livemode: true }).bytes);
   const parsed = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY.ubl, "$1-1")));
-  expect(parsed.invoice.lines[0]!.quantity).toBe(-1);
-  expect(parsed.warnings).toEqual([{ path: "/lines/0/quantity", value: -1, reason: "must be > 0", action: "kept" }]);
+  expect(parsed.invoice.lines.map((l) => l.description)).toEqual(["second"]);
+  expect(parsed.warnings).toMatchObject([{ path: "/lines/0", value: { quantity: -1, description: invoice.lines[0]!.description }, reason: "/lines/0/quantity must be > 0", action: "omitted" }]);
+  expect(parsed.invoice.totalNetAmount).toBe(invoice.totalNetAmount);
 });
 
-test("a sub-line without the quantity the API requires leaves the sub-lines with a warning; the invoice still parses", async () => {
+test("lines no one of which the API can carry stay as an empty list with a kept warning, each line in its own warning", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: { ...invoice, lines: [invoice.lines[0]!] } }, { livemode: true }).bytes);
+  const parsed = await parseDocument(new TextEncoder().encode(xml.replace(QUANTITY.ubl, "$1-1")));
+  expect(parsed.invoice.lines).toEqual([]);
+  expect(parsed.warnings).toMatchObject([
+    { path: "/lines/0", value: { quantity: -1 }, action: "omitted" },
+    { path: "/lines", value: [], reason: "must NOT have fewer than 1 items", action: "kept" },
+  ]);
+});
+
+test("a document that leaves empty a term every invoice states is 400 PARSE_FAILED naming each, not an invoice generate refuses", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+  const empty = xml.replace(/(<cbc:ID>)[^<]*(<\/cbc:ID>)/, "$1$2");
+  const refused = await parseDocument(new TextEncoder().encode(empty)).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(DomainError);
+  expect(refused).toMatchObject({ status: 400, code: "PARSE_FAILED", details: { format: "ubl", fields: [{ path: "/number", value: "", reason: "must NOT have fewer than 1 characters" }] } });
+  expect((refused as DomainError).message).toContain("/number");
+});
+
+test("a sub-line without the quantity the API requires leaves with a warning, and the emptied sub-line list with it; the invoice still parses", async () => {
   const [line] = invoice.lines;
   const withSubLines = { ...invoice, lines: [{ ...line!, subLines: [{ ...line!, description: "part" }] }, ...invoice.lines.slice(1)] };
   const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: withSubLines }, { livemode: true }).bytes);
@@ -107,5 +128,5 @@ test("a sub-line without the quantity the API requires leaves the sub-lines with
   const sub = quantities[1]!;
   const parsed = await parseDocument(new TextEncoder().encode(xml.slice(0, sub.index) + xml.slice(sub.index! + sub[0].length)));
   expect(parsed.invoice.lines[0]!.subLines).toBeUndefined();
-  expect(parsed.warnings).toMatchObject([{ path: "/lines/0/subLines", reason: "/lines/0/subLines/0/quantity is required", action: "omitted" }]);
+  expect(parsed.warnings).toMatchObject([{ path: "/lines/0/subLines/0", value: { description: "part" }, reason: "/lines/0/subLines/0/quantity is required", action: "omitted" }]);
 });

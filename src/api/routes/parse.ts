@@ -23,7 +23,7 @@ const Parsed = Type.Object(
           value: Type.Unknown({ description: "the value the document gave there (null when it gave none)" }),
           reason: Type.String({ description: "the generate schema's rule it breaks, named from path" }),
           action: Type.Union([Type.Literal("omitted"), Type.Literal("kept")], {
-            description: "omitted: an optional field, left out of invoice; kept: a required field, still in invoice, which generate refuses until it is edited",
+            description: "omitted: left out of invoice (an optional field, or a line or sub-line, whose whole value is here); kept: a required field no source of its profile fills (the lines and buyer address of Factur-X MINIMUM and BASIC WL), still in invoice and empty, which generate refuses until it is edited",
           }),
         },
         { additionalProperties: false },
@@ -46,7 +46,7 @@ export const parseRoute = defineRoute<BinaryBody, { format?: "auto" | En16931Syn
   doc: {
     summary: "Parse a UBL, CII or hybrid PDF invoice into the JSON invoice",
     description:
-      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned; a value the generate schema refuses is left out of an optional field, or kept in a required one, and listed in warnings. FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
+      "The raw document is the body; a hybrid PDF is read through its embedded XML. The invoice uses the generate field names, so it can be edited and generated again; optional fields absent in the source are omitted, never null. Fields the API invoice has no place for are not returned; a value the generate schema refuses is left out with the optional field or the line that holds it and listed in warnings. A document that leaves empty a term every invoice states (number, issue date, currency, seller name and country, buyer name) is refused with PARSE_FAILED naming each in details.fields. FatturaPA, SDI messages, Facturae and e-SLOG are refused with PARSE_FAILED.",
     tags: ["documents"],
     errors: ["VALIDATION_ERROR", "PARSE_FAILED"],
     headers: ["x-syntax", "x-profile-detected"],
