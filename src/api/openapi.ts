@@ -1,5 +1,6 @@
-import type { TSchema } from "@sinclair/typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
 import { ERROR_CODES, type ErrorCode } from "../errors/error-codes";
+import { ValidationResultSchema } from "../validation/result-schema";
 import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "./headers";
 import type { RouteDef } from "./route";
 
@@ -72,7 +73,29 @@ function headerObjects(names: readonly ResponseHeader[]) {
   return Object.fromEntries(names.map((name) => [name, { description: RESPONSE_HEADERS[name].description, schema: { type: RESPONSE_HEADERS[name].type } }]));
 }
 
-function errorResponses(route: RouteDef): Json {
+/** The `details` of the codes whose details the spec gives a shape; other codes' details are a free object. */
+const ERROR_DETAILS: Partial<Record<ErrorCode, TSchema>> = {
+  INVALID_INVOICE: Type.Object({ validationResult: ValidationResultSchema }, { title: "InvalidInvoiceDetails" }),
+  VALIDATION_ERROR: Type.Object(
+    {
+      fields: Type.Array(
+        Type.Object({
+          path: Type.String({ description: "JSON Pointer into the body; the bare property name for a top-level missing property" }),
+          message: Type.String(),
+          keyword: Type.String({ description: "the JSON Schema keyword: required, type, const, anyOf, minimum, …" }),
+        }),
+      ),
+    },
+    { title: "SchemaFailureDetails", description: "on a schema failure" },
+  ),
+};
+
+function detailsSchema(codes: readonly ErrorCode[], components: SchemaComponents): Json {
+  const shaped = codes.flatMap((code) => (ERROR_DETAILS[code] ? [components.add(ERROR_DETAILS[code])] : []));
+  return shaped.length ? { anyOf: [...shaped, { type: "object" }] } : { type: "object" };
+}
+
+function errorResponses(route: RouteDef, components: SchemaComponents): Json {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set([...implicitErrors(route), ...route.doc.errors])) {
     for (const status of ERROR_CODES[code].statuses) {
@@ -104,7 +127,7 @@ function errorResponses(route: RouteDef): Json {
                     properties: {
                       code: { enum: codes },
                       message: { type: "string" },
-                      details: { type: "object" },
+                      details: detailsSchema(codes, components),
                       incidentId: { type: "string", maxLength: 20, description: "on 5xx only; logged with the stack" },
                     },
                   },
@@ -164,7 +187,7 @@ function operation(route: RouteDef, components: SchemaComponents) {
   }
   op.responses = {
     "200": { description, headers: headerObjects([...commonHeaders(route), ...(doc.headers ?? [])]), content },
-    ...errorResponses(route),
+    ...errorResponses(route, components),
   };
   return op;
 }

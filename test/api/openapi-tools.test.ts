@@ -56,4 +56,13 @@ describe("the OpenAPI document in the standard tools", () => {
     const codes = Object.values(generate.responses).flatMap((r: any) => r.content["application/json"].schema.properties.error?.properties.code.enum ?? []);
     expect(codes).toEqual(expect.arrayContaining(["INVALID_INVOICE", "PROFILE_STANDARD_MISMATCH", "DOCUMENT_TYPE_STANDARD_MISMATCH", "PDF_TEMPLATE_AUTH_REQUIRED", "PDF_TEMPLATE_NOT_FOUND", "PDF_TEMPLATE_INVALID", "QUOTA_EXCEEDED", "ENGINE_UNAVAILABLE"]));
   });
+
+  test("INVALID_INVOICE's details name the Validation result, and a schema failure's details its fields, in the document and the generated types", async () => {
+    const doc = await served();
+    const details = doc.paths["/v1/generate"].post.responses["422"].content["application/json"].schema.properties.error.properties.details;
+    expect(details.anyOf).toEqual(expect.arrayContaining([{ $ref: "#/components/schemas/InvalidInvoiceDetails" }, { $ref: "#/components/schemas/SchemaFailureDetails" }]));
+    expect(doc.components.schemas.InvalidInvoiceDetails.properties.validationResult).toEqual({ $ref: "#/components/schemas/ValidationResult" });
+    const types = await openapiTS(doc);
+    expect(types).toContain(`validationResult: components["schemas"]["ValidationResult"];`);
+  });
 });
