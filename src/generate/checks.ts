@@ -3,21 +3,11 @@
 // of a schema failure (a missing nested property names its parent object as `path`): the generic
 // rules, the syntax's, and those of the overlays the record switches on.
 
-import { missing, taxCurrency } from "../invoice/field-errors.ts";
+import { missing, taxCurrencyErrors } from "../invoice/field-errors.ts";
 import type { InvoiceInput } from "../invoice/schema.ts";
 import type { Overlay } from "../overlays/overlay.ts";
 import type { SyntaxBinding } from "../syntax/binding.ts";
-import { fieldErrors, type FieldError } from "../errors/domain-error.ts";
-
-/** BT-6 and BT-111 travel together, and a second tax total in the invoice currency says nothing. */
-function taxCurrencyErrors(invoice: InvoiceInput): FieldError[] {
-  const { taxCurrencyCode, taxTotalInAccountingCurrency, currencyCode } = invoice;
-  if (taxCurrencyCode === undefined && taxTotalInAccountingCurrency === undefined) return [];
-  if (taxCurrencyCode === undefined) return [taxCurrency("must be present when taxTotalInAccountingCurrency is given")];
-  if (taxTotalInAccountingCurrency === undefined) return [taxCurrency("requires taxTotalInAccountingCurrency (BT-111)")];
-  if (taxCurrencyCode === currencyCode) return [taxCurrency("must differ from currencyCode")];
-  return [];
-}
+import { fieldErrors } from "../errors/domain-error.ts";
 
 /** A credit note naming no invoice it credits: no Preceding Invoice reference (BG-3, BT-25). */
 export const citesNoInvoice = (invoice: InvoiceInput): boolean => invoice.documentType === "creditnote" && invoice.precedingInvoiceReference === undefined;

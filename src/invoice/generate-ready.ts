@@ -14,6 +14,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { TSchema } from "@sinclair/typebox";
 import { Invoice, InvoiceLine, type InvoiceInput } from "./schema.ts";
+import { taxCurrencyErrors } from "./field-errors.ts";
 
 /** One value of the document the invoice does not carry as read. */
 export interface ParseWarning {
@@ -54,6 +55,23 @@ function normalise(invoice: InvoiceInput): void {
 
 /** Marks a list item left out in the current pass. */
 const LEFT_OUT = Symbol("left out");
+
+/**
+ * The one rule between fields generate checks beyond the schema that a document can break on its
+ * own: BT-6 and BT-111 travel together and BT-6 differs from BT-5 (a tax currency equal to the
+ * invoice currency, which EN 16931 allows, says nothing generate could write). Both leave together.
+ */
+function pairedTaxCurrency(invoice: InvoiceInput): ParseWarning[] {
+  const [error] = taxCurrencyErrors(invoice);
+  if (!error) return [];
+  const warnings: ParseWarning[] = [];
+  for (const field of ["taxCurrencyCode", "taxTotalInAccountingCurrency"] as const) {
+    if (invoice[field] === undefined) continue;
+    warnings.push({ path: `/${field}`, value: invoice[field], reason: `taxCurrencyCode ${error.message}`, action: "omitted" });
+    delete invoice[field];
+  }
+  return warnings;
+}
 
 const steps = (pointer: string) => pointer.split("/").slice(1);
 
@@ -106,7 +124,7 @@ function reasonOf(error: ErrorObject, field: readonly string[]): string {
  */
 export function readyForGenerate(invoice: InvoiceInput): ParseWarning[] {
   normalise(invoice);
-  const warnings: ParseWarning[] = [];
+  const warnings = pairedTaxCurrency(invoice);
   const check = invoiceCheck();
   for (;;) {
     if (check(invoice)) return warnings;

@@ -91,6 +91,15 @@ test("an electronic address under a scheme the API cannot carry leaves the whole
   ]);
 });
 
+test("a tax currency equal to the invoice currency, which EN 16931 allows and generate refuses, leaves with its tax total", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+  const same = xml.replace(/(<cbc:DocumentCurrencyCode>)(\w+)(<\/cbc:DocumentCurrencyCode>)/, "$1$2$3<cbc:TaxCurrencyCode>$2</cbc:TaxCurrencyCode>");
+  expect(same).toContain("<cbc:TaxCurrencyCode>");
+  const parsed = await parseDocument(new TextEncoder().encode(same));
+  expect(parsed.invoice.taxCurrencyCode).toBeUndefined();
+  expect(parsed.warnings).toEqual([{ path: "/taxCurrencyCode", value: invoice.currencyCode, reason: "taxCurrencyCode requires taxTotalInAccountingCurrency (BT-111)", action: "omitted" }]);
+});
+
 test("a line with a negative quantity leaves the lines, its whole value in the warning; the totals are left as the document gave them", async () => {
   const twoLines = { ...invoice, lines: [invoice.lines[0]!, { ...invoice.lines[0]!, description: "second" }] };
   const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: twoLines }, { livemode: true }).bytes);
