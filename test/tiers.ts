@@ -66,6 +66,7 @@ export const TIERS = {
     "test/cli/serve-settings.test.ts",
     "test/cli/validate.test.ts",
     "test/generate/matrix.test.ts",
+    "test/generate/not-subject-to-vat.test.ts",
     "test/native/bundled-plans.test.ts",
     "test/native/cen-differential.test.ts",
     "test/native/earlier-equality.test.ts",

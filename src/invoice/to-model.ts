@@ -60,7 +60,10 @@ const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?: strin
   E: { reason: "Exempt from VAT" },
 };
 
-/** Category O carries no rate (BR-O-05, BR-O-09); every other category has one. */
+/**
+ * A line of category O carries no rate (BR-O-05). Its VAT breakdown does: no EN 16931 rule forbids
+ * BT-119 there, and XRechnung requires it on every breakdown (BR-DE-14).
+ */
 const RATELESS_CATEGORIES: ReadonlySet<string> = new Set(["O"]);
 
 /** UNTDID 1001: commercial invoice and credit note. */
@@ -135,7 +138,7 @@ function breakdownToModel(t: ApiTaxSummary): VatBreakdown {
     taxableAmount: amountOf(t.taxableAmount),
     taxAmount: amountOf(t.taxAmount),
     categoryCode: t.vatCategoryCode,
-    rate: RATELESS_CATEGORIES.has(t.vatCategoryCode) ? undefined : decimalOf(t.vatRate),
+    rate: decimalOf(t.vatRate),
     exemptionReason: t.exemptionReasonText ?? fallback?.reason,
     exemptionReasonCode: t.exemptionReasonCode ?? fallback?.code,
   });
