@@ -102,8 +102,10 @@ const TaxSummary = closed(
 export const PaymentMeans = closed(
   {
     typeCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-81 UNCL 4461 code, e.g. 58 SEPA credit transfer, 30 credit transfer, 59 SEPA direct debit" }),
-    iban: Type.Optional(Type.String({ minLength: 5, maxLength: 34, pattern: "^[A-Z]{2}[0-9A-Za-z]{3,32}$", description: "BT-84 payment account identifier (IBAN)" })),
-    bic: Type.Optional(Type.String({ maxLength: 11, pattern: "^[A-Z0-9]{8}([A-Z0-9]{3})?$", description: "BT-86 payment service provider identifier (BIC)" })),
+    // Named after SEPA, but BT-84 and BT-86 are any account and provider ids: a local credit transfer
+    // (30) names a national account (a Swedish Plusgiro `47668033`, provider `SE:PLUSGIRO`).
+    iban: Type.Optional(Type.String({ minLength: 1, maxLength: 34, pattern: "^[!-~]+$", description: "BT-84 payment account identifier: an IBAN for SEPA payments, a national account number for a local transfer; no spaces" })),
+    bic: Type.Optional(Type.String({ minLength: 1, maxLength: 11, pattern: "^[!-~]+$", description: "BT-86 payment service provider identifier: a BIC, or a national provider id; no spaces" })),
     bankName: Type.Optional(text(200, "BT-85 payment account name")),
     paymentReference: Type.Optional(text(200, "BT-83 remittance information (payment reference)")),
   },

@@ -67,6 +67,14 @@ test("an IBAN and a BIC printed in groups, a VAT id with spaces and dots and a d
   expect(parsed.invoice.issueDate).toBe(invoice.issueDate);
 });
 
+test("a local transfer's national account and provider ids (BT-84, BT-86 are not only IBAN and BIC) are generated and parsed back as given", async () => {
+  const local = { ...structuredClone(invoice), paymentMeans: { typeCode: "30", iban: "47668033", bic: "SE:PLUSGIRO" } };
+  const xml = generateXml({ standard: "xrechnung", syntax: "ubl", invoice: local }, { livemode: true }).bytes;
+  const parsed = await parseDocument(xml);
+  expect(parsed.warnings).toEqual([]);
+  expect(parsed.invoice.paymentMeans).toMatchObject(local.paymentMeans);
+});
+
 test("a value the generate schema refuses in an optional field is left out and reported: path, value, reason", async () => {
   const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: withBank() }, { livemode: true }).bytes);
   const parsed = await parseDocument(new TextEncoder().encode(xml.replace(">BYLADEM1001<", ">BIC_MONCOMPTE<")));
