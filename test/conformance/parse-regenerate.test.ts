@@ -151,6 +151,6 @@ describe.skipIf(skip)("parse output is generate input", () => {
     for (const f of failures) console.log(`  not valid again${sourceInvalid.has(f.path) ? " (source invalid too)" : ""}: ${f.path} ${f.why}`);
     expect(regenerated + failures.length).toBe(valid.length);
     // A floor, not a target: the documents listed above fail for what the API invoice cannot carry (docs/generate.md).
-    expect(regenerated).toBeGreaterThanOrEqual(80);
+    expect(regenerated).toBeGreaterThanOrEqual(83);
   }, 900_000);
 });
