@@ -109,7 +109,7 @@ export function writeDocument(invoice: Invoice): XmlNode {
     ...writeDocumentAllowanceCharges(invoice, currencyCode),
     ...writeTaxTotals(invoice),
     writeMonetaryTotals(invoice.totals, currencyCode),
-    ...invoice.lines.map((line) => writeLine(line, names, currencyCode)),
+    ...invoice.lines.map((line) => writeLine(line, kind, currencyCode)),
   ].filter((c): c is XmlNode => !!c);
   const root = always(names.root, inSequence(children, ROOT_SEQUENCE[kind]));
   return { ...root, attributes: { xmlns: names.namespace, "xmlns:cac": NS.cac, "xmlns:cbc": NS.cbc } };

@@ -1,14 +1,18 @@
 // Invoice lines (BG-25..BG-32) <-> cac:InvoiceLine / cac:CreditNoteLine, with sub-lines
-// (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively.
+// (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively. A French
+// multi-vendor line's seller and VAT total (EXT-FR-FE-164..181) ride on cac:ManufacturerParty and
+// the line's cac:TaxTotal, where the BR-FR rules for UBL read them.
 
-import type { InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
-import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
+import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
+import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
 import { isCharge, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
+import { readLineSeller, writeLineSeller } from "./party.ts";
 import { INVOICED_OBJECT_CODE } from "./references.ts";
+import { LINE_SEQUENCE } from "./sequence.ts";
 import { readTaxCategory, writeTaxCategory } from "./tax.ts";
 import { readIdentifier, writeAmount, writeIdentifier } from "./values.ts";
-import { ubl, type Element, type KindNames } from "./vocabulary.ts";
+import { KINDS, ubl, type Element, type KindNames } from "./vocabulary.ts";
 
 function readItem(el: Element | undefined): Item {
   if (!el) return { name: "", classifications: [], attributes: [] };
@@ -31,7 +35,8 @@ function readItem(el: Element | undefined): Item {
   };
 }
 
-function writeItem(item: Item, vat: InvoiceLine["vat"]): XmlNode {
+function writeItem(line: InvoiceLine): XmlNode {
+  const item = line.item;
   return always(
     "cac:Item",
     leaf("cbc:Description", item.description),
@@ -46,8 +51,9 @@ function writeItem(item: Item, vat: InvoiceLine["vat"]): XmlNode {
         leaf("cbc:ItemClassificationCode", c.code, { listID: c.listId || undefined, listVersionID: c.listVersionId }),
       ),
     ),
-    writeTaxCategory("cac:ClassifiedTaxCategory", { code: vat.categoryCode, rate: vat.rate }),
+    writeTaxCategory("cac:ClassifiedTaxCategory", { code: line.vat.categoryCode, rate: line.vat.rate }),
     item.attributes.map((a) => always("cac:AdditionalItemProperty", leaf("cbc:Name", a.name), leaf("cbc:Value", a.value))),
+    writeLineSeller(line.seller),
   );
 }
 
@@ -105,17 +111,16 @@ export function readLine(el: Element, names: KindNames): InvoiceLine {
     price: readPrice(ubl.one(el, "cac:Price")),
     vat: { categoryCode: category.code, rate: category.rate },
     item: readItem(ubl.one(el, "cac:Item")),
+    seller: readLineSeller(ubl.one(el, "cac:Item/cac:ManufacturerParty")),
+    vatTotal: ubl.text(el, "cac:TaxTotal/cbc:TaxAmount"),
     ...(subLines.length > 0 && { subLines }),
   };
 }
 
-/**
- * One line, elements in the order InvoiceLine and CreditNoteLine share for what we write (they
- * differ only around TaxTotal, which lines never carry here).
- */
-export function writeLine(line: InvoiceLine, names: KindNames, currency: string, elementName = names.line): XmlNode {
-  return always(
-    elementName,
+/** One line of a document of `kind`, its children in that kind's line sequence. */
+export function writeLine(line: InvoiceLine, kind: DocumentKind, currency: string, elementName = KINDS[kind].line): XmlNode {
+  const names = KINDS[kind];
+  const children = [
     leaf("cbc:ID", line.id),
     leaf("cbc:Note", line.note),
     // Empty for sub-lines without a quantity (XRechnung allows that); the element is optional in UBL.
@@ -126,9 +131,11 @@ export function writeLine(line: InvoiceLine, names: KindNames, currency: string,
     group("cac:OrderLineReference", leaf("cbc:LineID", line.orderLineReference)),
     line.objectId &&
       always("cac:DocumentReference", writeIdentifier("cbc:ID", line.objectId), leaf("cbc:DocumentTypeCode", INVOICED_OBJECT_CODE)),
-    writeLineAllowanceCharges(line, currency),
-    writeItem(line.item, line.vat),
+    ...writeLineAllowanceCharges(line, currency),
+    group("cac:TaxTotal", writeAmount("cbc:TaxAmount", line.vatTotal, currency)),
+    writeItem(line),
     writePrice(line.price, currency),
-    (line.subLines ?? []).map((sub) => writeLine(sub, names, currency, names.subLine)),
-  );
+    ...(line.subLines ?? []).map((sub) => writeLine(sub, kind, currency, names.subLine)),
+  ].filter((c): c is XmlNode => !!c);
+  return always(elementName, inSequence(children, LINE_SEQUENCE[kind]));
 }
