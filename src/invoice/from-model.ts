@@ -66,6 +66,7 @@ function lineFromModel(l: InvoiceLine, parent?: InvoiceLine): InvoiceLineShape {
     subInvoiceNumber: objectId?.scheme === SUB_INVOICE_SCHEME ? objectId.value : undefined,
     seller: seller && { name: seller.name, registrationId: seller.legalRegistrationId.value, countryCode: seller.countryCode },
     taxTotal: optionalNumber(l.vatTotal),
+    taxTotalInAccountingCurrency: optionalNumber(l.vatTotalInAccountingCurrency),
     subLines: l.subLines?.length ? l.subLines.map((sub) => lineFromModel(sub, l)) : undefined,
   });
 }

@@ -69,6 +69,7 @@ export interface InvoiceLineShape {
   subInvoiceNumber?: string;
   seller?: LineSellerInput;
   taxTotal?: number;
+  taxTotalInAccountingCurrency?: number;
   subLines?: InvoiceLineShape[];
 }
 
@@ -101,6 +102,9 @@ const lineFields = {
   ),
   seller: Type.Optional(LineSeller),
   taxTotal: Type.Optional(amount("EXT-FR-FE-181 VAT total of the line's sub-invoice in the invoice currency (France CTC multi-vendor, BR-FR-MV-03, BR-FR-MV-09)")),
+  taxTotalInAccountingCurrency: Type.Optional(
+    amount("EXT-FR-FE-182 VAT total of the line's sub-invoice in the VAT accounting currency, taxCurrencyCode (France CTC multi-vendor, BR-FR-MV-03); written only with taxCurrencyCode"),
+  ),
 };
 
 /** Sub-lines recurse: each may carry up to 200 sub-lines of its own. */

@@ -131,6 +131,7 @@ function lineToModel(l: InvoiceLineShape, id: string, parent?: InvoiceLine): Inv
     objectId: l.subInvoiceNumber === undefined ? parent?.objectId : { value: l.subInvoiceNumber, scheme: SUB_INVOICE_SCHEME },
     seller: l.seller ? { name: l.seller.name, legalRegistrationId: { value: l.seller.registrationId }, countryCode: l.seller.countryCode } : parent?.seller,
     vatTotal: l.taxTotal === undefined ? undefined : amountOf(l.taxTotal),
+    vatTotalInAccountingCurrency: l.taxTotalInAccountingCurrency === undefined ? undefined : amountOf(l.taxTotalInAccountingCurrency),
   });
   const subLines = l.subLines?.map((s, i) => lineToModel(s, `${id}.${i + 1}`, line));
   return subLines?.length ? { ...line, subLines } : line;

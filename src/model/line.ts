@@ -112,6 +112,8 @@ export interface InvoiceLine {
   seller?: LineSeller;
   /** EXT-FR-FE-181 (French CTC extension): the line's VAT total in the invoice currency. */
   vatTotal?: Decimal;
+  /** EXT-FR-FE-182 (French CTC extension): the line's VAT total in the VAT accounting currency (BT-6). */
+  vatTotalInAccountingCurrency?: Decimal;
   /**
    * Sub-invoice lines (XRechnung extension, BG-DEX-01; UBL `cac:SubInvoiceLine`): a line broken
    * down into parts, recursively. Absent outside the extension.

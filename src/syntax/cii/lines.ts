@@ -2,11 +2,11 @@
 // (BG-26) and line allowances and charges. Sub-lines are written the XRechnung / Factur-X EXTENDED
 // way: flat lines after their parent, pointing to it with `ram:ParentLineID`, the parent marked
 // `GROUP` and the parts `DETAIL` in `ram:LineStatusReasonCode`. A French multi-vendor line also
-// carries its own seller, VAT total and VAT exemption reason (EXT-FR-FE-164..181).
+// carries its own seller, VAT totals and VAT exemption reason (EXT-FR-FE-164..182).
 
 import { isDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { VAT_SCHEME } from "../values.ts";
+import { VAT_SCHEME, type Currencies } from "../values.ts";
 import { attrOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
 import { ALLOWANCE_TERMS, readAllowanceCharges, readLineAllowanceCharge, writeAllowanceCharge } from "./allowances.ts";
@@ -68,7 +68,8 @@ function readLine(e: Element, h: Header): InvoiceLine {
   const settlement = cii.one(e, "ram:SpecifiedLineTradeSettlement");
   const quantity = cii.one(e, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity");
   const summation = cii.one(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation");
-  const currency = cii.text(h.settlement, "ram:InvoiceCurrencyCode");
+  const totals = cii.all(summation, "ram:TaxTotalAmount");
+  const totalIn = (currency: string | undefined) => (currency === undefined ? undefined : totals.find((t) => attrOf(t, "currencyID") === currency)?.textContent?.trim());
   const net = cii.one(agreement, "ram:NetPriceProductTradePrice");
   const gross = cii.one(agreement, "ram:GrossPriceProductTradePrice");
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
@@ -105,8 +106,8 @@ function readLine(e: Element, h: Header): InvoiceLine {
     },
     item: readItem(cii.one(e, "ram:SpecifiedTradeProduct")),
     seller: readLineSeller(agreement),
-    // The line's VAT in the invoice currency; one in the VAT accounting currency may stand beside it.
-    vatTotal: cii.all(summation, "ram:TaxTotalAmount").find((t) => attrOf(t, "currencyID") === currency)?.textContent?.trim(),
+    vatTotal: totalIn(cii.text(h.settlement, "ram:InvoiceCurrencyCode")),
+    vatTotalInAccountingCurrency: totalIn(cii.text(h.settlement, "ram:TaxCurrencyCode")),
   };
 }
 
@@ -125,7 +126,7 @@ export function readLines(h: Header): InvoiceLine[] {
   return top;
 }
 
-function writeLine(l: InvoiceLine, parentId: string | undefined, currency: string): XmlNode {
+function writeLine(l: InvoiceLine, parentId: string | undefined, currencies: Currencies): XmlNode {
   const p = l.price;
   const isGroup = (l.subLines?.length ?? 0) > 0;
   return always(
@@ -171,7 +172,8 @@ function writeLine(l: InvoiceLine, parentId: string | undefined, currency: strin
       always(
         "ram:SpecifiedTradeSettlementLineMonetarySummation",
         term("ram:LineTotalAmount", l.netAmount, "BT-131"),
-        term("ram:TaxTotalAmount", l.vatTotal, "EXT-FR-FE-181", { currencyID: currency }),
+        term("ram:TaxTotalAmount", l.vatTotal, "EXT-FR-FE-181", { currencyID: currencies.invoice }),
+        currencies.tax !== undefined && term("ram:TaxTotalAmount", l.vatTotalInAccountingCurrency, "EXT-FR-FE-182", { currencyID: currencies.tax }),
       ),
       writeInvoicedObject(l.objectId, "BT-128", "BT-128-1"),
       group("ram:ReceivableSpecifiedTradeAccountingAccount", term("ram:ID", l.buyerAccountingReference, "BT-133")),
@@ -179,10 +181,10 @@ function writeLine(l: InvoiceLine, parentId: string | undefined, currency: strin
   );
 }
 
-function flatten(lines: InvoiceLine[], currency: string, parentId?: string): XmlNode[] {
-  return lines.flatMap((l) => [writeLine(l, parentId, currency), ...flatten(l.subLines ?? [], currency, l.id)]);
+function flatten(lines: InvoiceLine[], currencies: Currencies, parentId?: string): XmlNode[] {
+  return lines.flatMap((l) => [writeLine(l, parentId, currencies), ...flatten(l.subLines ?? [], currencies, l.id)]);
 }
 
-export function writeLines(lines: InvoiceLine[], currency: string): Contribution {
-  return { lines: flatten(lines, currency) };
+export function writeLines(lines: InvoiceLine[], currencies: Currencies): Contribution {
+  return { lines: flatten(lines, currencies) };
 }

@@ -1,9 +1,10 @@
 // Invoice lines (BG-25..BG-32) <-> cac:InvoiceLine / cac:CreditNoteLine, with sub-lines
 // (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively. A French
-// multi-vendor line's seller and VAT total (EXT-FR-FE-164..181) ride on cac:ManufacturerParty and
-// the line's cac:TaxTotal, where the BR-FR rules for UBL read them.
+// multi-vendor line's seller and VAT totals (EXT-FR-FE-164..182) ride on cac:ManufacturerParty and
+// the line's cac:TaxTotal (one per currency), where the BR-FR rules for UBL read them.
 
 import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
+import type { Currencies } from "../values.ts";
 import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
 import { isCharge, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
@@ -89,14 +90,18 @@ function writePrice(price: PriceDetails, currency: string): XmlNode | undefined 
   );
 }
 
-export function readLine(el: Element, names: KindNames): InvoiceLine {
+/** The line's VAT total in `currency`: a line may carry one cac:TaxTotal per currency. */
+const lineTaxTotal = (el: Element, currency: string | undefined) =>
+  currency === undefined ? undefined : ubl.all(el, "cac:TaxTotal/cbc:TaxAmount").find((a) => a.getAttribute("currencyID") === currency)?.textContent?.trim();
+
+export function readLine(el: Element, names: KindNames, currencies: Currencies): InvoiceLine {
   // The EN binding names no type code for BT-128; Peppol requires 130. Either way it is BT-128.
   const objectRef = ubl.all(el, "cac:DocumentReference").find((r) => {
     const code = ubl.text(r, "cbc:DocumentTypeCode");
     return code === undefined || code === INVOICED_OBJECT_CODE;
   });
   const category = readTaxCategory(ubl.one(el, "cac:Item/cac:ClassifiedTaxCategory"));
-  const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names));
+  const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names, currencies));
   return {
     id: ubl.text(el, "cbc:ID") ?? "",
     note: ubl.text(el, "cbc:Note"),
@@ -112,14 +117,16 @@ export function readLine(el: Element, names: KindNames): InvoiceLine {
     vat: { categoryCode: category.code, rate: category.rate },
     item: readItem(ubl.one(el, "cac:Item")),
     seller: readLineSeller(ubl.one(el, "cac:Item/cac:ManufacturerParty")),
-    vatTotal: ubl.text(el, "cac:TaxTotal/cbc:TaxAmount"),
+    vatTotal: lineTaxTotal(el, currencies.invoice),
+    vatTotalInAccountingCurrency: lineTaxTotal(el, currencies.tax),
     ...(subLines.length > 0 && { subLines }),
   };
 }
 
 /** One line of a document of `kind`, its children in that kind's line sequence. */
-export function writeLine(line: InvoiceLine, kind: DocumentKind, currency: string, elementName = KINDS[kind].line): XmlNode {
+export function writeLine(line: InvoiceLine, kind: DocumentKind, currencies: Currencies, elementName = KINDS[kind].line): XmlNode {
   const names = KINDS[kind];
+  const currency = currencies.invoice;
   const children = [
     leaf("cbc:ID", line.id),
     leaf("cbc:Note", line.note),
@@ -133,9 +140,10 @@ export function writeLine(line: InvoiceLine, kind: DocumentKind, currency: strin
       always("cac:DocumentReference", writeIdentifier("cbc:ID", line.objectId), leaf("cbc:DocumentTypeCode", INVOICED_OBJECT_CODE)),
     ...writeLineAllowanceCharges(line, currency),
     group("cac:TaxTotal", writeAmount("cbc:TaxAmount", line.vatTotal, currency)),
+    currencies.tax !== undefined && group("cac:TaxTotal", writeAmount("cbc:TaxAmount", line.vatTotalInAccountingCurrency, currencies.tax)),
     writeItem(line),
     writePrice(line.price, currency),
-    ...(line.subLines ?? []).map((sub) => writeLine(sub, kind, currency, names.subLine)),
+    ...(line.subLines ?? []).map((sub) => writeLine(sub, kind, currencies, names.subLine)),
   ].filter((c): c is XmlNode => !!c);
   return always(elementName, inSequence(children, LINE_SEQUENCE[kind]));
 }
