@@ -3,7 +3,7 @@
 
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import type { GenerateInput } from "../../src/generate/generate.ts";
-import { LOCALES, MULTI_VENDOR, SCENARIOS, type LocaleName, type Scenario } from "../../fixtures/invoices.ts";
+import { LOCALES, MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING, SCENARIOS, type LocaleName, type Scenario } from "../../fixtures/invoices.ts";
 
 export interface Target {
   label: string;
@@ -59,6 +59,7 @@ const UBL_PEPPOL = [...NEVER, "lines.*.subLines"];
 const ALL = SCENARIOS.map((s) => s.name);
 const ctcFr = (i: InvoiceInput): InvoiceInput => ({ ...i, franceCtc: true });
 const MULTI_VENDOR_PROCESSES = ["S8", "B8", "M8"] as const;
+const MULTI_VENDOR_SCENARIOS = [MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING];
 const multiVendor = (businessProcessId: (typeof MULTI_VENDOR_PROCESSES)[number]) => (i: InvoiceInput): InvoiceInput => ({ ...i, franceCtc: true, businessProcessId });
 
 export const TARGETS: Target[] = [
@@ -82,8 +83,8 @@ export const TARGETS: Target[] = [
   { label: "facturx extended-ctc-fr", request: { standard: "facturx", profile: "extended-ctc-fr" }, locale: "fr", drops: NEVER, adapt: ctcFr, scenarios: ["domestic, one rate", "domestic, two rates", "credit note with preceding invoice", "exempt (E) with reason"] },
   // The multi-vendor frameworks need line groups with their own sellers: Factur-X EXTENDED carries them.
   ...MULTI_VENDOR_PROCESSES.flatMap((process): Target[] => [
-    { label: `facturx extended ${process}`, request: { standard: "facturx", facturxProfile: "extended" }, locale: "fr", drops: NEVER, own: [MULTI_VENDOR], adapt: multiVendor(process) },
-    { label: `facturx extended-ctc-fr ${process}`, request: { standard: "facturx", profile: "extended-ctc-fr" }, locale: "fr", drops: NEVER, own: [MULTI_VENDOR], adapt: multiVendor(process) },
+    { label: `facturx extended ${process}`, request: { standard: "facturx", facturxProfile: "extended" }, locale: "fr", drops: NEVER, own: MULTI_VENDOR_SCENARIOS, adapt: multiVendor(process) },
+    { label: `facturx extended-ctc-fr ${process}`, request: { standard: "facturx", profile: "extended-ctc-fr" }, locale: "fr", drops: NEVER, own: MULTI_VENDOR_SCENARIOS, adapt: multiVendor(process) },
   ]),
   { label: "peppol-bis peppol", request: { standard: "peppol-bis" }, locale: "be", drops: UBL_PEPPOL },
   { label: "peppol-bis romania-ro-cius", request: { standard: "peppol-bis", profile: "romania-ro-cius" }, locale: "ro", drops: UBL_PEPPOL },

@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { generateXml } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
-import { LOCALES, MULTI_VENDOR, SCENARIOS } from "../../fixtures/invoices.ts";
+import { LOCALES, MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING, SCENARIOS } from "../../fixtures/invoices.ts";
 import { decimalOf } from "../../src/invoice/to-model.ts";
 import { DOM_LIMITS, readXmlText } from "../../src/syntax/xml-policy.ts";
 
@@ -115,7 +115,13 @@ test("a sub-line without the quantity the API requires leaves the sub-lines with
 
 const multiVendor = { ...MULTI_VENDOR.build(LOCALES.fr), franceCtc: true, businessProcessId: "S8" as const };
 const groupFields = (lines: typeof multiVendor.lines) =>
-  lines.map((l) => ({ subInvoiceNumber: l.subInvoiceNumber, seller: l.seller, taxTotal: l.taxTotal, subLines: l.subLines?.map((s) => [s.subInvoiceNumber, s.seller, s.taxTotal]) }));
+  lines.map((l) => ({
+    subInvoiceNumber: l.subInvoiceNumber,
+    seller: l.seller,
+    taxTotal: l.taxTotal,
+    taxTotalInAccountingCurrency: l.taxTotalInAccountingCurrency,
+    subLines: l.subLines?.map((s) => [s.subInvoiceNumber, s.seller, s.taxTotal]),
+  }));
 
 test("cii: parse gives back each sub-invoice's number, seller and VAT total on its group line, not again on its sub-lines", async () => {
   const xml = new TextDecoder().decode(generateXml({ standard: "facturx", profile: "extended-ctc-fr", invoice: multiVendor }, { livemode: true }).bytes);
@@ -128,15 +134,20 @@ test("cii: parse gives back each sub-invoice's number, seller and VAT total on i
     subInvoiceNumber: "AM-2025-118",
     seller: { name: "Atelier Martin SARL", registrationId: "552100554", countryCode: "FR" },
     taxTotal: 6.58,
+    taxTotalInAccountingCurrency: undefined,
     subLines: [[undefined, undefined, undefined]],
   });
   expect([parsed.invoice.franceCtc, parsed.invoice.businessProcessId, parsed.warnings]).toEqual([true, "S8", []]);
 });
 
-test("ubl: the same fields ride on the item's manufacturer party, the line's tax total and its document reference, and come back", async () => {
-  const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice: multiVendor }, { livemode: true }).bytes);
-  expect(xml).toContain('<cbc:ID schemeID="AFL">AM-2025-118</cbc:ID>');
-  expect(xml).toContain("<cbc:RegistrationName>Atelier Martin SARL</cbc:RegistrationName>");
-  const parsed = await parseDocument(new TextEncoder().encode(xml));
-  expect(groupFields(parsed.invoice.lines)).toEqual(groupFields(multiVendor.lines));
+test("ubl: the same fields ride on the item's manufacturer party, the line's tax totals (one per currency) and its document reference, and come back", async () => {
+  const accounting = MULTI_VENDOR_ACCOUNTING.build(LOCALES.fr);
+  for (const invoice of [multiVendor, accounting]) {
+    const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+    expect(xml).toContain('<cbc:ID schemeID="AFL">AM-2025-118</cbc:ID>');
+    expect(xml).toContain("<cbc:RegistrationName>Atelier Martin SARL</cbc:RegistrationName>");
+    const parsed = await parseDocument(new TextEncoder().encode(xml));
+    expect(groupFields(parsed.invoice.lines)).toEqual(groupFields(invoice.lines));
+  }
+  expect(groupFields(accounting.lines)[0]!.taxTotalInAccountingCurrency).toBe(148.21);
 });
