@@ -1,6 +1,7 @@
 // Parties: seller (BG-4), buyer (BG-7), payee (BG-10), seller tax representative (BG-11), with their
-// postal addresses and contacts, and a line's own seller (French CTC, EXT-FR-FE-164..177). All are `ram:TradePartyType`; identifiers with a scheme go to
-// `ram:GlobalID`, those without to `ram:ID` (EN 16931 CII binding).
+// postal addresses and contacts, and a line's own seller (French CTC, EXT-FR-FE-164..177). All are
+// `ram:TradePartyType`; identifiers with a scheme go to `ram:GlobalID`, those without to `ram:ID`
+// (EN 16931 CII binding).
 
 import type { Address, Buyer, Contact, Identifier, LineSeller, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
 import { identifier } from "../values.ts";
