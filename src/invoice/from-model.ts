@@ -4,9 +4,9 @@
 // electronic address, the Dutch legal entity id, the French notes and framework) is theirs to give
 // back or drop on parse (src/overlays/).
 
-import type { Address, Buyer, Invoice, InvoiceLine, Note, Seller, VatBreakdown } from "../model/index.ts";
+import type { Address, Buyer, Identifier, Invoice, InvoiceLine, LineSeller, Note, Seller, VatBreakdown } from "../model/index.ts";
 import type { InvoiceInput, InvoiceLineShape } from "./schema.ts";
-import { numberOf, present } from "./to-model.ts";
+import { numberOf, present, SUB_INVOICE_SCHEME } from "./to-model.ts";
 
 type ApiParty = InvoiceInput["seller"];
 
@@ -44,8 +44,15 @@ function partyFromModel(party: Seller | Buyer, taxId?: string): ApiParty {
  */
 const subLineNumber = (value: string) => optionalNumber(value) as number;
 
-function lineFromModel(l: InvoiceLine, level = 0): InvoiceLineShape {
-  const number = level === 0 ? numberOf : subLineNumber;
+const sameIdentifier = (a: Identifier | undefined, b: Identifier | undefined) => a?.value === b?.value && a?.scheme === b?.scheme;
+const sameSeller = (a: LineSeller | undefined, b: LineSeller | undefined) =>
+  a?.name === b?.name && a?.countryCode === b?.countryCode && sameIdentifier(a?.legalRegistrationId, b?.legalRegistrationId);
+
+/** A sub-line's sub-invoice number and seller equal to its parent's are the parent's, as to-model.ts reads them. */
+function lineFromModel(l: InvoiceLine, parent?: InvoiceLine): InvoiceLineShape {
+  const number = parent === undefined ? numberOf : subLineNumber;
+  const objectId = parent && sameIdentifier(l.objectId, parent.objectId) ? undefined : l.objectId;
+  const seller = parent && sameSeller(l.seller, parent.seller) ? undefined : l.seller;
   return present({
     description: l.item.name,
     quantity: number(l.quantity),
@@ -56,7 +63,11 @@ function lineFromModel(l: InvoiceLine, level = 0): InvoiceLineShape {
     vatCategoryCode: l.vat.categoryCode,
     itemId: l.item.sellerId,
     buyerItemId: l.item.buyerId,
-    subLines: l.subLines?.length ? l.subLines.map((sub) => lineFromModel(sub, level + 1)) : undefined,
+    subInvoiceNumber: objectId?.scheme === SUB_INVOICE_SCHEME ? objectId.value : undefined,
+    seller: seller && { name: seller.name, registrationId: seller.legalRegistrationId.value, countryCode: seller.countryCode },
+    taxTotal: optionalNumber(l.vatTotal),
+    taxTotalInAccountingCurrency: optionalNumber(l.vatTotalInAccountingCurrency),
+    subLines: l.subLines?.length ? l.subLines.map((sub) => lineFromModel(sub, l)) : undefined,
   });
 }
 

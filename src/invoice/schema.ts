@@ -66,8 +66,26 @@ export interface InvoiceLineShape {
   vatCategoryCode: string;
   itemId?: string;
   buyerItemId?: string;
+  subInvoiceNumber?: string;
+  seller?: LineSellerInput;
+  taxTotal?: number;
+  taxTotalInAccountingCurrency?: number;
   subLines?: InvoiceLineShape[];
 }
+
+/**
+ * French CTC multi-vendor invoices (BT-23 S8, B8, M8): each top-level line with sub-lines is one
+ * vendor's sub-invoice, and the pinned BR-FR-MV rules want its vendor, number and VAT on the line.
+ */
+const LineSeller = closed(
+  {
+    name: text(200, "EXT-FR-FE-164 name of the line's seller", 1),
+    registrationId: text(50, "EXT-FR-FE-167 legal registration identifier (SIREN) of the line's seller", 1),
+    countryCode: Type.String({ minLength: 2, maxLength: 2, description: "EXT-FR-FE-177 ISO 3166-1 alpha-2 country code of the line's seller" }),
+  },
+  "the vendor of this line's sub-invoice (France CTC multi-vendor, BR-FR-MV-03, BR-FR-MV-06); sub-lines inherit it",
+);
+type LineSellerInput = Static<typeof LineSeller>;
 
 const lineFields = {
   description: text(1000, "BT-153 item name", 1),
@@ -79,6 +97,14 @@ const lineFields = {
   vatCategoryCode: Type.String({ minLength: 1, maxLength: 10, description: "BT-151 VAT category code (UNCL 5305: S, Z, E, AE, K, G, O, L, M)" }),
   itemId: Type.Optional(text(50, "BT-155 seller's item identifier")),
   buyerItemId: Type.Optional(text(50, "BT-156 buyer's item identifier")),
+  subInvoiceNumber: Type.Optional(
+    text(200, "BT-128 invoice line object identifier with scheme AFL: the number of the sub-invoice this line belongs to (France CTC multi-vendor, BR-FR-MV-07); sub-lines inherit it", 1),
+  ),
+  seller: Type.Optional(LineSeller),
+  taxTotal: Type.Optional(amount("EXT-FR-FE-181 VAT total of the line's sub-invoice in the invoice currency (France CTC multi-vendor, BR-FR-MV-03, BR-FR-MV-09)")),
+  taxTotalInAccountingCurrency: Type.Optional(
+    amount("EXT-FR-FE-182 VAT total of the line's sub-invoice in the VAT accounting currency, taxCurrencyCode (France CTC multi-vendor, BR-FR-MV-03); written only with taxCurrencyCode"),
+  ),
 };
 
 /** Sub-lines recurse: each may carry up to 200 sub-lines of its own. */

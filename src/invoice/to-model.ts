@@ -66,6 +66,9 @@ const DEFAULT_EXEMPTIONS: Readonly<Record<string, { reason: string; code?: strin
  */
 const RATELESS_CATEGORIES: ReadonlySet<string> = new Set(["O"]);
 
+/** UNTDID 1153 scheme of BT-128 that makes the line object identifier a sub-invoice number (French CTC multi-vendor). */
+export const SUB_INVOICE_SCHEME = "AFL";
+
 /** UNTDID 1001: commercial invoice and credit note. */
 const TYPE_CODES = { invoice: "380", creditnote: "381" } as const;
 
@@ -116,9 +119,9 @@ function buyerToModel(p: ApiParty): Buyer {
   });
 }
 
-function lineToModel(l: InvoiceLineShape, id: string): InvoiceLine {
-  const subLines = l.subLines?.map((s, i) => lineToModel(s, `${id}.${i + 1}`));
-  return present({
+/** A sub-line belongs to its parent's sub-invoice: it takes the parent's number and seller unless it names its own. */
+function lineToModel(l: InvoiceLineShape, id: string, parent?: InvoiceLine): InvoiceLine {
+  const line: InvoiceLine = present({
     id,
     quantity: decimalOf(l.quantity),
     unitCode: l.unitCode,
@@ -128,8 +131,13 @@ function lineToModel(l: InvoiceLineShape, id: string): InvoiceLine {
     price: { netPrice: decimalOf(l.unitPrice) },
     vat: present({ categoryCode: l.vatCategoryCode, rate: RATELESS_CATEGORIES.has(l.vatCategoryCode) ? undefined : decimalOf(l.vatRate) }),
     item: present({ name: l.description, sellerId: l.itemId, buyerId: l.buyerItemId, classifications: [], attributes: [] }),
-    subLines: subLines && subLines.length > 0 ? subLines : undefined,
+    objectId: l.subInvoiceNumber === undefined ? parent?.objectId : { value: l.subInvoiceNumber, scheme: SUB_INVOICE_SCHEME },
+    seller: l.seller ? { name: l.seller.name, legalRegistrationId: { value: l.seller.registrationId }, countryCode: l.seller.countryCode } : parent?.seller,
+    vatTotal: l.taxTotal === undefined ? undefined : amountOf(l.taxTotal),
+    vatTotalInAccountingCurrency: l.taxTotalInAccountingCurrency === undefined ? undefined : amountOf(l.taxTotalInAccountingCurrency),
   });
+  const subLines = l.subLines?.map((s, i) => lineToModel(s, `${id}.${i + 1}`, line));
+  return subLines?.length ? { ...line, subLines } : line;
 }
 
 function breakdownToModel(t: ApiTaxSummary): VatBreakdown {

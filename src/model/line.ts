@@ -24,6 +24,8 @@ export interface LineVat {
   categoryCode: string;
   /** BT-152: invoiced item VAT rate (absent for category O). */
   rate?: Decimal;
+  /** EXT-FR-FE-178 (French CTC extension): line VAT exemption reason text. */
+  exemptionReason?: string;
 }
 
 /** BT-158 item classification identifier, with its scheme (BT-158-1) and scheme version (BT-158-2). */
@@ -63,6 +65,19 @@ export interface Item {
   attributes: ItemAttribute[];
 }
 
+/**
+ * The seller of one line (French CTC extension, EXT-FR-FE-164..177): in a multi-vendor invoice
+ * (billing frameworks S8, B8, M8) each group of lines is another vendor's sub-invoice.
+ */
+export interface LineSeller {
+  /** EXT-FR-FE-164: name. */
+  name: string;
+  /** EXT-FR-FE-167: legal registration identifier. */
+  legalRegistrationId: Identifier;
+  /** EXT-FR-FE-177: country code (ISO 3166-1 alpha-2). */
+  countryCode: string;
+}
+
 /** BG-25 INVOICE LINE. */
 export interface InvoiceLine {
   /** BT-126: invoice line identifier. */
@@ -93,6 +108,12 @@ export interface InvoiceLine {
   vat: LineVat;
   /** BG-31 (1..1): item information. */
   item: Item;
+  /** EXT-FR-FE-164..177 (French CTC extension): the seller of this line. */
+  seller?: LineSeller;
+  /** EXT-FR-FE-181 (French CTC extension): the line's VAT total in the invoice currency. */
+  vatTotal?: Decimal;
+  /** EXT-FR-FE-182 (French CTC extension): the line's VAT total in the VAT accounting currency (BT-6). */
+  vatTotalInAccountingCurrency?: Decimal;
   /**
    * Sub-invoice lines (XRechnung extension, BG-DEX-01; UBL `cac:SubInvoiceLine`): a line broken
    * down into parts, recursively. Absent outside the extension.

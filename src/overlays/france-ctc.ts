@@ -7,11 +7,15 @@
 //   the flat EUR 40 recovery indemnity, late-payment penalties at three times the legal interest
 //   rate, no discount for early payment. A seller with other terms says so in `note` / `paymentTerms`.
 // - A French party's `registrationId` is its SIREN (scheme 0002, BR-FR-10).
+// - In a multi-vendor invoice (S8, B8, M8: every framework `businessProcessId` can name), each
+//   sub-line's VAT exemption reason starts with its sub-invoice number between hashes (BR-FR-MV-08),
+//   which ties it to the VAT breakdown of that sub-invoice (the caller's `exemptionReasonText`).
 // Parse removes those notes (they are not the caller's `note`) and answers a French framework in
 // BT-23 as `franceCtc: true`, with `businessProcessId` where the API can send that framework.
 
-import type { Invoice } from "../model/index.ts";
+import type { Invoice, InvoiceLine } from "../model/index.ts";
 import { noteOf } from "../invoice/from-model.ts";
+import { SUB_INVOICE_SCHEME } from "../invoice/to-model.ts";
 import { Invoice as InvoiceSchema, type InvoiceInput } from "../invoice/schema.ts";
 import { DEFAULT_FRENCH_PROCESS, FRENCH_LEGAL_NOTES, FRENCH_PROCESS, SIREN_SCHEME } from "../standards/france-ctc.ts";
 import type { Overlay } from "./overlay.ts";
@@ -23,9 +27,19 @@ const API_PROCESSES: ReadonlySet<string> = new Set(InvoiceSchema.properties.busi
 
 const isLegalNote = (n: Invoice["notes"][number]) => FRENCH_LEGAL_NOTES.some((f) => f.subjectCode === n.subjectCode && f.text === n.text);
 
+/** BR-FR-MV-08: `#number#` opens the VAT exemption reason of every line below a sub-invoice's group line. */
+function markSubInvoice(lines: readonly InvoiceLine[]): void {
+  for (const line of lines) {
+    const number = line.objectId?.scheme === SUB_INVOICE_SCHEME ? line.objectId.value : undefined;
+    if (number !== undefined && line.vat.exemptionReason === undefined) line.vat.exemptionReason = `#${number}#`;
+    markSubInvoice(line.subLines ?? []);
+  }
+}
+
 export const franceCtc: Overlay = {
   apply(model, { invoice }) {
     model.processControl.businessProcessType = invoice.businessProcessId ?? DEFAULT_FRENCH_PROCESS;
+    if (invoice.businessProcessId !== undefined) for (const line of model.lines) markSubInvoice(line.subLines ?? []);
     const present = new Set(model.notes.map((n) => n.subjectCode));
     model.notes.push(...FRENCH_LEGAL_NOTES.filter((n) => !present.has(n.subjectCode)));
     for (const party of [model.seller, model.buyer]) {

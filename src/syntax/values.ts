@@ -1,5 +1,5 @@
 // Value rules both syntax bindings share: how an identifier with an optional scheme is made, what
-// an `xs:boolean` says, and the tax scheme EN 16931 names for VAT.
+// an `xs:boolean` says, the tax scheme EN 16931 names for VAT, and the currencies amounts are in.
 
 import type { Identifier } from "../model/index.ts";
 
@@ -15,3 +15,9 @@ export function isTrue(value: string | undefined): boolean {
 
 /** The VAT tax scheme (UBL `cac:TaxScheme/cbc:ID`, CII `ram:TypeCode`) of every EN 16931 tax category. */
 export const VAT_SCHEME = "VAT";
+
+/** The invoice currency (BT-5) and the VAT accounting currency (BT-6), which a line's VAT totals are in. */
+export interface Currencies {
+  invoice: string;
+  tax?: string;
+}

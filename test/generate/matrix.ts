@@ -3,7 +3,7 @@
 
 import type { InvoiceInput } from "../../src/invoice/schema.ts";
 import type { GenerateInput } from "../../src/generate/generate.ts";
-import { LOCALES, SCENARIOS, type LocaleName } from "../../fixtures/invoices.ts";
+import { LOCALES, MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING, SCENARIOS, type LocaleName, type Scenario } from "../../fixtures/invoices.ts";
 
 export interface Target {
   label: string;
@@ -11,6 +11,8 @@ export interface Target {
   locale: LocaleName;
   /** Scenario names to run (all when absent). */
   scenarios?: string[];
+  /** The target's own scenarios, run instead of the shared ones. */
+  own?: Scenario[];
   /** Fields the target does not carry, as JSON paths with `*` for any array index. */
   drops: string[];
   /** Adjusts the invoice for the target's own demands (e.g. France CTC opt-in). */
@@ -56,6 +58,9 @@ const UBL_PEPPOL = [...NEVER, "lines.*.subLines"];
 
 const ALL = SCENARIOS.map((s) => s.name);
 const ctcFr = (i: InvoiceInput): InvoiceInput => ({ ...i, franceCtc: true });
+const MULTI_VENDOR_PROCESSES = ["S8", "B8", "M8"] as const;
+const MULTI_VENDOR_SCENARIOS = [MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING];
+const multiVendor = (businessProcessId: (typeof MULTI_VENDOR_PROCESSES)[number]) => (i: InvoiceInput): InvoiceInput => ({ ...i, franceCtc: true, businessProcessId });
 
 export const TARGETS: Target[] = [
   // XRechnung carries sub-lines in UBL only (the extension); CII drops them.
@@ -76,6 +81,11 @@ export const TARGETS: Target[] = [
     drops: { minimum: MINIMUM, basicwl: BASIC_WL, basic: BASIC, en16931: EN16931_CII, extended: NEVER }[p],
   })),
   { label: "facturx extended-ctc-fr", request: { standard: "facturx", profile: "extended-ctc-fr" }, locale: "fr", drops: NEVER, adapt: ctcFr, scenarios: ["domestic, one rate", "domestic, two rates", "credit note with preceding invoice", "exempt (E) with reason"] },
+  // The multi-vendor frameworks need line groups with their own sellers: Factur-X EXTENDED carries them.
+  ...MULTI_VENDOR_PROCESSES.flatMap((process): Target[] => [
+    { label: `facturx extended ${process}`, request: { standard: "facturx", facturxProfile: "extended" }, locale: "fr", drops: NEVER, own: MULTI_VENDOR_SCENARIOS, adapt: multiVendor(process) },
+    { label: `facturx extended-ctc-fr ${process}`, request: { standard: "facturx", profile: "extended-ctc-fr" }, locale: "fr", drops: NEVER, own: MULTI_VENDOR_SCENARIOS, adapt: multiVendor(process) },
+  ]),
   { label: "peppol-bis peppol", request: { standard: "peppol-bis" }, locale: "be", drops: UBL_PEPPOL },
   { label: "peppol-bis romania-ro-cius", request: { standard: "peppol-bis", profile: "romania-ro-cius" }, locale: "ro", drops: UBL_PEPPOL },
   { label: "peppol-bis netherlands-nlcius", request: { standard: "peppol-bis", profile: "netherlands-nlcius" }, locale: "nl", drops: UBL_PEPPOL },
@@ -83,7 +93,7 @@ export const TARGETS: Target[] = [
 
 export function* matrix(): Generator<{ target: Target; scenario: string; input: GenerateInput }> {
   for (const target of TARGETS) {
-    for (const scenario of SCENARIOS) {
+    for (const scenario of target.own ?? SCENARIOS) {
       if (target.scenarios && !target.scenarios.includes(scenario.name)) continue;
       const invoice = scenario.build(LOCALES[target.locale]);
       yield { target, scenario: scenario.name, input: { ...target.request, invoice: target.adapt ? target.adapt(invoice) : invoice } };

@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { generateXml } from "../../src/generate/generate.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
-import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
+import { LOCALES, MULTI_VENDOR, MULTI_VENDOR_ACCOUNTING, SCENARIOS } from "../../fixtures/invoices.ts";
 import { decimalOf } from "../../src/invoice/to-model.ts";
 import { DOM_LIMITS, readXmlText } from "../../src/syntax/xml-policy.ts";
 
@@ -146,4 +146,46 @@ test("a sub-line without the quantity the API requires leaves with a warning, an
   const parsed = await parseDocument(new TextEncoder().encode(xml.slice(0, sub.index) + xml.slice(sub.index! + sub[0].length)));
   expect(parsed.invoice.lines[0]!.subLines).toBeUndefined();
   expect(parsed.warnings).toMatchObject([{ path: "/lines/0/subLines/0", value: { description: "part" }, reason: "/lines/0/subLines/0/quantity is required", action: "omitted" }]);
+});
+
+// France CTC multi-vendor fields (docs/generate.md, France CTC): written on every line of a sub-invoice,
+// given back once, on its group line, in both syntaxes.
+
+const multiVendor = { ...MULTI_VENDOR.build(LOCALES.fr), franceCtc: true, businessProcessId: "S8" as const };
+const groupFields = (lines: typeof multiVendor.lines) =>
+  lines.map((l) => ({
+    subInvoiceNumber: l.subInvoiceNumber,
+    seller: l.seller,
+    taxTotal: l.taxTotal,
+    taxTotalInAccountingCurrency: l.taxTotalInAccountingCurrency,
+    subLines: l.subLines?.map((s) => [s.subInvoiceNumber, s.seller, s.taxTotal]),
+  }));
+
+test("cii: parse gives back each sub-invoice's number, seller and VAT total on its group line, not again on its sub-lines", async () => {
+  const xml = new TextDecoder().decode(generateXml({ standard: "facturx", profile: "extended-ctc-fr", invoice: multiVendor }, { livemode: true }).bytes);
+  expect(xml.match(/<ram:ReferenceTypeCode>AFL<\/ram:ReferenceTypeCode>/g)).toHaveLength(5);
+  expect(xml.match(/<ram:ItemSellerTradeParty>/g)).toHaveLength(5);
+  expect(xml).toContain("<ram:ExemptionReason>#AM-2025-118#</ram:ExemptionReason>");
+  const parsed = await parseDocument(new TextEncoder().encode(xml));
+  expect(groupFields(parsed.invoice.lines)).toEqual(groupFields(multiVendor.lines));
+  expect(groupFields(parsed.invoice.lines)[1]).toEqual({
+    subInvoiceNumber: "AM-2025-118",
+    seller: { name: "Atelier Martin SARL", registrationId: "552100554", countryCode: "FR" },
+    taxTotal: 6.58,
+    taxTotalInAccountingCurrency: undefined,
+    subLines: [[undefined, undefined, undefined]],
+  });
+  expect([parsed.invoice.franceCtc, parsed.invoice.businessProcessId, parsed.warnings]).toEqual([true, "S8", []]);
+});
+
+test("ubl: the same fields ride on the item's manufacturer party, the line's tax totals (one per currency) and its document reference, and come back", async () => {
+  const accounting = MULTI_VENDOR_ACCOUNTING.build(LOCALES.fr);
+  for (const invoice of [multiVendor, accounting]) {
+    const xml = new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax: "ubl", invoice }, { livemode: true }).bytes);
+    expect(xml).toContain('<cbc:ID schemeID="AFL">AM-2025-118</cbc:ID>');
+    expect(xml).toContain("<cbc:RegistrationName>Atelier Martin SARL</cbc:RegistrationName>");
+    const parsed = await parseDocument(new TextEncoder().encode(xml));
+    expect(groupFields(parsed.invoice.lines)).toEqual(groupFields(invoice.lines));
+  }
+  expect(groupFields(accounting.lines)[0]!.taxTotalInAccountingCurrency).toBe(148.21);
 });

@@ -1,17 +1,18 @@
 // Invoice lines (BG-25) with price (BG-29), line VAT (BG-30), item (BG-31, BG-32), line period
 // (BG-26) and line allowances and charges. Sub-lines are written the XRechnung / Factur-X EXTENDED
 // way: flat lines after their parent, pointing to it with `ram:ParentLineID`, the parent marked
-// `GROUP` and the parts `DETAIL` in `ram:LineStatusReasonCode`.
+// `GROUP` and the parts `DETAIL` in `ram:LineStatusReasonCode`. A French multi-vendor line also
+// carries its own seller, VAT totals and VAT exemption reason (EXT-FR-FE-164..182).
 
 import { isDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { VAT_SCHEME } from "../values.ts";
+import { VAT_SCHEME, type Currencies } from "../values.ts";
 import { attrOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
 import { ALLOWANCE_TERMS, readAllowanceCharges, readLineAllowanceCharge, writeAllowanceCharge } from "./allowances.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
-import { identifierOf } from "./party.ts";
+import { identifierOf, readLineSeller, writeLineSeller } from "./party.ts";
 import { readInvoicedObject, writeInvoicedObject } from "./references.ts";
 import { readIndicator, term, writeIndicator } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
@@ -61,11 +62,14 @@ function priceDiscount(amounts: (string | undefined)[]): string | undefined {
   return amounts.every((a) => a !== undefined && isDecimal(a)) ? sum(amounts as string[]) : amounts.find((a) => a !== undefined);
 }
 
-function readLine(e: Element): InvoiceLine {
+function readLine(e: Element, h: Header): InvoiceLine {
   const doc = cii.one(e, "ram:AssociatedDocumentLineDocument");
   const agreement = cii.one(e, "ram:SpecifiedLineTradeAgreement");
   const settlement = cii.one(e, "ram:SpecifiedLineTradeSettlement");
   const quantity = cii.one(e, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity");
+  const summation = cii.one(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation");
+  const totals = cii.all(summation, "ram:TaxTotalAmount");
+  const totalIn = (currency: string | undefined) => (currency === undefined ? undefined : totals.find((t) => attrOf(t, "currencyID") === currency)?.textContent?.trim());
   const net = cii.one(agreement, "ram:NetPriceProductTradePrice");
   const gross = cii.one(agreement, "ram:GrossPriceProductTradePrice");
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
@@ -82,7 +86,7 @@ function readLine(e: Element): InvoiceLine {
     objectId: readInvoicedObject(settlement),
     quantity: quantity?.textContent?.trim() ?? "",
     unitCode: attrOf(quantity, "unitCode") ?? "",
-    netAmount: cii.text(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount") ?? "",
+    netAmount: cii.text(summation, "ram:LineTotalAmount") ?? "",
     orderLineReference: cii.text(agreement, "ram:BuyerOrderReferencedDocument/ram:LineID"),
     buyerAccountingReference: cii.text(settlement, "ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID"),
     period: readPeriod(settlement),
@@ -95,15 +99,22 @@ function readLine(e: Element): InvoiceLine {
       baseQuantity: basis?.textContent?.trim() || undefined,
       baseQuantityUnitCode: attrOf(basis, "unitCode"),
     },
-    vat: { categoryCode: cii.text(settlement, "ram:ApplicableTradeTax/ram:CategoryCode") ?? "", rate: cii.text(settlement, "ram:ApplicableTradeTax/ram:RateApplicablePercent") },
+    vat: {
+      categoryCode: cii.text(settlement, "ram:ApplicableTradeTax/ram:CategoryCode") ?? "",
+      rate: cii.text(settlement, "ram:ApplicableTradeTax/ram:RateApplicablePercent"),
+      exemptionReason: cii.text(settlement, "ram:ApplicableTradeTax/ram:ExemptionReason"),
+    },
     item: readItem(cii.one(e, "ram:SpecifiedTradeProduct")),
+    seller: readLineSeller(agreement),
+    vatTotal: totalIn(cii.text(h.settlement, "ram:InvoiceCurrencyCode")),
+    vatTotalInAccountingCurrency: totalIn(cii.text(h.settlement, "ram:TaxCurrencyCode")),
   };
 }
 
 /** Reads the flat CII lines and hangs each line with a known `ram:ParentLineID` under its parent. */
 export function readLines(h: Header): InvoiceLine[] {
   const elements = cii.all(h.transaction, "ram:IncludedSupplyChainTradeLineItem");
-  const lines = elements.map(readLine);
+  const lines = elements.map((e) => readLine(e, h));
   const byId = new Map(lines.map((l) => [l.id, l]));
   const top: InvoiceLine[] = [];
   elements.forEach((e, i) => {
@@ -115,7 +126,7 @@ export function readLines(h: Header): InvoiceLine[] {
   return top;
 }
 
-function writeLine(l: InvoiceLine, parentId: string | undefined): XmlNode {
+function writeLine(l: InvoiceLine, parentId: string | undefined, currencies: Currencies): XmlNode {
   const p = l.price;
   const isGroup = (l.subLines?.length ?? 0) > 0;
   return always(
@@ -143,25 +154,37 @@ function writeLine(l: InvoiceLine, parentId: string | undefined): XmlNode {
         term("ram:ChargeAmount", p.netPrice, "BT-146"),
         term("ram:BasisQuantity", p.baseQuantity, "BT-149", { unitCode: p.baseQuantityUnitCode }),
       ),
+      writeLineSeller(l.seller),
     ),
     always("ram:SpecifiedLineTradeDelivery", term("ram:BilledQuantity", l.quantity, "BT-129", { unitCode: l.unitCode })),
     always(
       "ram:SpecifiedLineTradeSettlement",
-      always("ram:ApplicableTradeTax", term("ram:TypeCode", VAT_SCHEME), term("ram:CategoryCode", l.vat.categoryCode, "BT-151"), term("ram:RateApplicablePercent", l.vat.rate, "BT-152")),
+      always(
+        "ram:ApplicableTradeTax",
+        term("ram:TypeCode", VAT_SCHEME),
+        term("ram:ExemptionReason", l.vat.exemptionReason, "EXT-FR-FE-178"),
+        term("ram:CategoryCode", l.vat.categoryCode, "BT-151"),
+        term("ram:RateApplicablePercent", l.vat.rate, "BT-152"),
+      ),
       writePeriod(l.period, ["BT-134", "BT-135"]),
       l.allowances.map((a) => writeAllowanceCharge(a, false, ALLOWANCE_TERMS.lineAllowance)),
       l.charges.map((c) => writeAllowanceCharge(c, true, ALLOWANCE_TERMS.lineCharge)),
-      always("ram:SpecifiedTradeSettlementLineMonetarySummation", term("ram:LineTotalAmount", l.netAmount, "BT-131")),
+      always(
+        "ram:SpecifiedTradeSettlementLineMonetarySummation",
+        term("ram:LineTotalAmount", l.netAmount, "BT-131"),
+        term("ram:TaxTotalAmount", l.vatTotal, "EXT-FR-FE-181", { currencyID: currencies.invoice }),
+        currencies.tax !== undefined && term("ram:TaxTotalAmount", l.vatTotalInAccountingCurrency, "EXT-FR-FE-182", { currencyID: currencies.tax }),
+      ),
       writeInvoicedObject(l.objectId, "BT-128", "BT-128-1"),
       group("ram:ReceivableSpecifiedTradeAccountingAccount", term("ram:ID", l.buyerAccountingReference, "BT-133")),
     ),
   );
 }
 
-function flatten(lines: InvoiceLine[], parentId?: string): XmlNode[] {
-  return lines.flatMap((l) => [writeLine(l, parentId), ...flatten(l.subLines ?? [], l.id)]);
+function flatten(lines: InvoiceLine[], currencies: Currencies, parentId?: string): XmlNode[] {
+  return lines.flatMap((l) => [writeLine(l, parentId, currencies), ...flatten(l.subLines ?? [], currencies, l.id)]);
 }
 
-export function writeLines(lines: InvoiceLine[]): Contribution {
-  return { lines: flatten(lines) };
+export function writeLines(lines: InvoiceLine[], currencies: Currencies): Contribution {
+  return { lines: flatten(lines, currencies) };
 }

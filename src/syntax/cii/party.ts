@@ -1,8 +1,9 @@
 // Parties: seller (BG-4), buyer (BG-7), payee (BG-10), seller tax representative (BG-11), with their
-// postal addresses and contacts. All are `ram:TradePartyType`; identifiers with a scheme go to
-// `ram:GlobalID`, those without to `ram:ID` (EN 16931 CII binding).
+// postal addresses and contacts, and a line's own seller (French CTC, EXT-FR-FE-164..177). All are
+// `ram:TradePartyType`; identifiers with a scheme go to `ram:GlobalID`, those without to `ram:ID`
+// (EN 16931 CII binding).
 
-import type { Address, Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
+import type { Address, Buyer, Contact, Identifier, LineSeller, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
 import { identifier } from "../values.ts";
 import { attrOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
@@ -239,4 +240,24 @@ export function writeTaxRepresentative(t: TaxRepresentative | undefined): Contri
       ),
     ],
   };
+}
+
+/** The line's seller of a French multi-vendor invoice, in the line agreement (EXTENDED only). */
+export function readLineSeller(agreement: Element | undefined): LineSeller | undefined {
+  const p = cii.one(agreement, "ram:ItemSellerTradeParty");
+  const legalRegistrationId = legalRegistration(p);
+  if (!p || !legalRegistrationId) return undefined;
+  return { name: cii.text(p, "ram:Name") ?? "", legalRegistrationId, countryCode: cii.text(p, "ram:PostalTradeAddress/ram:CountryID") ?? "" };
+}
+
+export function writeLineSeller(s: LineSeller | undefined): XmlNode | undefined {
+  return (
+    s &&
+    group(
+      "ram:ItemSellerTradeParty",
+      term("ram:Name", s.name, "EXT-FR-FE-164"),
+      writeLegalOrganization(s.legalRegistrationId, "EXT-FR-FE-167"),
+      group("ram:PostalTradeAddress", term("ram:CountryID", s.countryCode, "EXT-FR-FE-177")),
+    )
+  );
 }

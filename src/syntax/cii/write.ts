@@ -26,7 +26,7 @@ export function writeCii(invoice: Invoice, target: CiiTarget): Written {
   const facts = targetFacts(target);
   const contributions: Contribution[] = [
     writeDocument(invoice),
-    writeLines(invoice.lines),
+    writeLines(invoice.lines, { invoice: invoice.currencyCode, tax: invoice.taxCurrencyCode }),
     writeSeller(invoice.seller),
     writeBuyer(invoice.buyer),
     writeTaxRepresentative(invoice.taxRepresentative),

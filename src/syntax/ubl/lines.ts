@@ -1,14 +1,19 @@
 // Invoice lines (BG-25..BG-32) <-> cac:InvoiceLine / cac:CreditNoteLine, with sub-lines
-// (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively.
+// (XRechnung extension) <-> cac:SubInvoiceLine / cac:SubCreditNoteLine, recursively. A French
+// multi-vendor line's seller and VAT totals (EXT-FR-FE-164..182) ride on cac:ManufacturerParty and
+// the line's cac:TaxTotal (one per currency), where the BR-FR rules for UBL read them.
 
-import type { InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
-import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
+import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
+import type { Currencies } from "../values.ts";
+import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
 import { isCharge, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
+import { readLineSeller, writeLineSeller } from "./party.ts";
 import { INVOICED_OBJECT_CODE } from "./references.ts";
+import { LINE_SEQUENCE } from "./sequence.ts";
 import { readTaxCategory, writeTaxCategory } from "./tax.ts";
 import { readIdentifier, writeAmount, writeIdentifier } from "./values.ts";
-import { ubl, type Element, type KindNames } from "./vocabulary.ts";
+import { KINDS, ubl, type Element, type KindNames } from "./vocabulary.ts";
 
 function readItem(el: Element | undefined): Item {
   if (!el) return { name: "", classifications: [], attributes: [] };
@@ -31,7 +36,8 @@ function readItem(el: Element | undefined): Item {
   };
 }
 
-function writeItem(item: Item, vat: InvoiceLine["vat"]): XmlNode {
+function writeItem(line: InvoiceLine): XmlNode {
+  const item = line.item;
   return always(
     "cac:Item",
     leaf("cbc:Description", item.description),
@@ -46,8 +52,9 @@ function writeItem(item: Item, vat: InvoiceLine["vat"]): XmlNode {
         leaf("cbc:ItemClassificationCode", c.code, { listID: c.listId || undefined, listVersionID: c.listVersionId }),
       ),
     ),
-    writeTaxCategory("cac:ClassifiedTaxCategory", { code: vat.categoryCode, rate: vat.rate }),
+    writeTaxCategory("cac:ClassifiedTaxCategory", { code: line.vat.categoryCode, rate: line.vat.rate }),
     item.attributes.map((a) => always("cac:AdditionalItemProperty", leaf("cbc:Name", a.name), leaf("cbc:Value", a.value))),
+    writeLineSeller(line.seller),
   );
 }
 
@@ -83,14 +90,18 @@ function writePrice(price: PriceDetails, currency: string): XmlNode | undefined 
   );
 }
 
-export function readLine(el: Element, names: KindNames): InvoiceLine {
+/** The line's VAT total in `currency`: a line may carry one cac:TaxTotal per currency. */
+const lineTaxTotal = (el: Element, currency: string | undefined) =>
+  currency === undefined ? undefined : ubl.all(el, "cac:TaxTotal/cbc:TaxAmount").find((a) => a.getAttribute("currencyID") === currency)?.textContent?.trim();
+
+export function readLine(el: Element, names: KindNames, currencies: Currencies): InvoiceLine {
   // The EN binding names no type code for BT-128; Peppol requires 130. Either way it is BT-128.
   const objectRef = ubl.all(el, "cac:DocumentReference").find((r) => {
     const code = ubl.text(r, "cbc:DocumentTypeCode");
     return code === undefined || code === INVOICED_OBJECT_CODE;
   });
   const category = readTaxCategory(ubl.one(el, "cac:Item/cac:ClassifiedTaxCategory"));
-  const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names));
+  const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names, currencies));
   return {
     id: ubl.text(el, "cbc:ID") ?? "",
     note: ubl.text(el, "cbc:Note"),
@@ -105,17 +116,18 @@ export function readLine(el: Element, names: KindNames): InvoiceLine {
     price: readPrice(ubl.one(el, "cac:Price")),
     vat: { categoryCode: category.code, rate: category.rate },
     item: readItem(ubl.one(el, "cac:Item")),
+    seller: readLineSeller(ubl.one(el, "cac:Item/cac:ManufacturerParty")),
+    vatTotal: lineTaxTotal(el, currencies.invoice),
+    vatTotalInAccountingCurrency: lineTaxTotal(el, currencies.tax),
     ...(subLines.length > 0 && { subLines }),
   };
 }
 
-/**
- * One line, elements in the order InvoiceLine and CreditNoteLine share for what we write (they
- * differ only around TaxTotal, which lines never carry here).
- */
-export function writeLine(line: InvoiceLine, names: KindNames, currency: string, elementName = names.line): XmlNode {
-  return always(
-    elementName,
+/** One line of a document of `kind`, its children in that kind's line sequence. */
+export function writeLine(line: InvoiceLine, kind: DocumentKind, currencies: Currencies, elementName = KINDS[kind].line): XmlNode {
+  const names = KINDS[kind];
+  const currency = currencies.invoice;
+  const children = [
     leaf("cbc:ID", line.id),
     leaf("cbc:Note", line.note),
     // Empty for sub-lines without a quantity (XRechnung allows that); the element is optional in UBL.
@@ -126,9 +138,12 @@ export function writeLine(line: InvoiceLine, names: KindNames, currency: string,
     group("cac:OrderLineReference", leaf("cbc:LineID", line.orderLineReference)),
     line.objectId &&
       always("cac:DocumentReference", writeIdentifier("cbc:ID", line.objectId), leaf("cbc:DocumentTypeCode", INVOICED_OBJECT_CODE)),
-    writeLineAllowanceCharges(line, currency),
-    writeItem(line.item, line.vat),
+    ...writeLineAllowanceCharges(line, currency),
+    group("cac:TaxTotal", writeAmount("cbc:TaxAmount", line.vatTotal, currency)),
+    currencies.tax !== undefined && group("cac:TaxTotal", writeAmount("cbc:TaxAmount", line.vatTotalInAccountingCurrency, currencies.tax)),
+    writeItem(line),
     writePrice(line.price, currency),
-    (line.subLines ?? []).map((sub) => writeLine(sub, names, currency, names.subLine)),
-  );
+    ...(line.subLines ?? []).map((sub) => writeLine(sub, kind, currencies, names.subLine)),
+  ].filter((c): c is XmlNode => !!c);
+  return always(elementName, inSequence(children, LINE_SEQUENCE[kind]));
 }

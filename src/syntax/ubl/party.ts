@@ -1,9 +1,10 @@
-// Seller (BG-4), buyer (BG-7), payee (BG-10) and seller tax representative (BG-11) <-> the UBL
-// party aggregates. The SEPA creditor identifier (BT-90) travels as a party identifier with
+// Seller (BG-4), buyer (BG-7), payee (BG-10), seller tax representative (BG-11) and a line's own
+// seller (French CTC, EXT-FR-FE-164..177, on the item's cac:ManufacturerParty) <-> the UBL party
+// aggregates. The SEPA creditor identifier (BT-90) travels as a party identifier with
 // scheme `SEPA` on the payee, or on the seller when there is no payee; it belongs to the direct
 // debit in the model, so party readers leave it out when the document has payment instructions.
 
-import type { Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
+import type { Buyer, Contact, Identifier, LineSeller, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
 import { VAT_SCHEME } from "../values.ts";
 import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
 import { readAddress, writeAddress } from "./address.ts";
@@ -178,5 +179,27 @@ export function writeTaxRepresentative(rep: TaxRepresentative | undefined): XmlN
     writePartyName(rep.name),
     writeAddress("cac:PostalAddress", rep.address),
     writePartyTaxScheme(rep.vatId, VAT_SCHEME),
+  );
+}
+
+/** The line's seller of a French multi-vendor invoice: where the BR-FR rules for UBL look for it. */
+export function readLineSeller(party: Element | undefined): LineSeller | undefined {
+  const legalRegistrationId = party && readIdentifier(party, "cac:PartyLegalEntity/cbc:CompanyID");
+  if (!legalRegistrationId) return undefined;
+  return {
+    name: ubl.text(party, "cac:PartyLegalEntity/cbc:RegistrationName") ?? "",
+    legalRegistrationId,
+    countryCode: ubl.text(party, "cac:PostalAddress/cac:Country/cbc:IdentificationCode") ?? "",
+  };
+}
+
+export function writeLineSeller(seller: LineSeller | undefined): XmlNode | undefined {
+  return (
+    seller &&
+    always(
+      "cac:ManufacturerParty",
+      always("cac:PostalAddress", always("cac:Country", leaf("cbc:IdentificationCode", seller.countryCode))),
+      always("cac:PartyLegalEntity", leaf("cbc:RegistrationName", seller.name), writeIdentifier("cbc:CompanyID", seller.legalRegistrationId)),
+    )
   );
 }

@@ -1,6 +1,7 @@
 // The element sequences of the two UBL 2.1 document roots, copied from UBL-Invoice-2.1.xsd and
-// UBL-CreditNote-2.1.xsd. The concept writers produce elements in any order; the document writer
-// sorts the root's children by this table, so the XSD order lives here only.
+// UBL-CreditNote-2.1.xsd, and of their lines (UBL-CommonAggregateComponents-2.1.xsd). The concept
+// writers produce elements in any order; the document and line writers sort children by these
+// tables, so the XSD order lives here only.
 
 import type { DocumentKind } from "../../model/index.ts";
 
@@ -37,3 +38,24 @@ const CREDIT_NOTE = [
 ];
 
 export const ROOT_SEQUENCE: Record<DocumentKind, readonly string[]> = { invoice: INVOICE, creditNote: CREDIT_NOTE };
+
+// The two line types differ around cac:TaxTotal (after cac:AllowanceCharge on an invoice line, before it on a credit note line).
+const INVOICE_LINE = [
+  "cbc:ID", "cbc:UUID", "cbc:Note", "cbc:InvoicedQuantity", "cbc:LineExtensionAmount", "cbc:TaxPointDate",
+  "cbc:AccountingCostCode", "cbc:AccountingCost", "cbc:PaymentPurposeCode", "cbc:FreeOfChargeIndicator",
+  "cac:InvoicePeriod", "cac:OrderLineReference", "cac:DespatchLineReference", "cac:ReceiptLineReference",
+  "cac:BillingReference", "cac:DocumentReference", "cac:PricingReference", "cac:OriginatorParty", "cac:Delivery",
+  "cac:PaymentTerms", "cac:AllowanceCharge", "cac:TaxTotal", "cac:WithholdingTaxTotal", "cac:Item", "cac:Price",
+  "cac:DeliveryTerms", "cac:SubInvoiceLine", "cac:ItemPriceExtension",
+];
+
+const CREDIT_NOTE_LINE = [
+  "cbc:ID", "cbc:UUID", "cbc:Note", "cbc:CreditedQuantity", "cbc:LineExtensionAmount", "cbc:TaxPointDate",
+  "cbc:AccountingCostCode", "cbc:AccountingCost", "cbc:PaymentPurposeCode", "cbc:FreeOfChargeIndicator",
+  "cac:InvoicePeriod", "cac:OrderLineReference", "cac:DiscrepancyResponse", "cac:DespatchLineReference",
+  "cac:ReceiptLineReference", "cac:BillingReference", "cac:DocumentReference", "cac:PricingReference",
+  "cac:OriginatorParty", "cac:Delivery", "cac:PaymentTerms", "cac:TaxTotal", "cac:AllowanceCharge", "cac:Item",
+  "cac:Price", "cac:DeliveryTerms", "cac:SubCreditNoteLine", "cac:ItemPriceExtension",
+];
+
+export const LINE_SEQUENCE: Record<DocumentKind, readonly string[]> = { invoice: INVOICE_LINE, creditNote: CREDIT_NOTE_LINE };
