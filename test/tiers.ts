@@ -67,6 +67,7 @@ export const TIERS = {
     "test/cli/validate.test.ts",
     "test/generate/matrix.test.ts",
     "test/generate/not-subject-to-vat.test.ts",
+    "test/convert",
     "test/native/bundled-plans.test.ts",
     "test/native/cen-differential.test.ts",
     "test/native/earlier-equality.test.ts",

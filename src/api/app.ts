@@ -14,6 +14,7 @@ import { validateRoute } from "./routes/validate";
 import { rulesetsRoute } from "./routes/rulesets";
 import { generateRoute } from "./routes/generate";
 import { parseRoute } from "./routes/parse";
+import { convertRoute } from "./routes/convert";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 
 /** Every API route, in the order the OpenAPI document lists them. */
@@ -22,6 +23,7 @@ export const API_ROUTES: RouteDef[] = [
   generateRoute,
   validateRoute,
   parseRoute,
+  convertRoute,
   rulesetsRoute,
   createTemplateRoute,
   listTemplatesRoute,

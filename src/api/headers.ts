@@ -17,8 +17,11 @@ export const RESPONSE_HEADERS = {
   "x-version-block": { description: "compact JSON of the artifact versions that judged the output (schematronVersion, ciusVersion, ..., facturxProfile); omitted when empty", type: "string" },
   "x-pdf-kind": { description: "hybrid (PDF/A-3 with the invoice XML embedded) or visualization (a picture of the invoice; the XML is the legal artifact); PDF output only", type: "string" },
   "x-output-envelope": { description: "xml or pdf: the envelope of a raw body, matching its content type; absent on a JSON answer", type: "string" },
-  "x-lost-elements-count": { description: "how many request fields the target profile could not carry (exact)", type: "integer" },
-  "x-lost-elements": { description: "those fields as the envelope's droppedFields lists them ({bt?, xpath}, compact JSON, [] when none), capped at 6 KB: above the cap the first entries that fit, then {truncated: true, more: N}", type: "string" },
+  "x-lost-elements-count": { description: "how many elements the target could not carry (exact): generate's dropped request fields, convert's acceptable losses", type: "integer" },
+  "x-lost-elements": { description: "those elements as compact JSON, [] when none (generate: {bt?, xpath} as the envelope's droppedFields; convert: LostElement objects), capped at 6 KB: above the cap the first entries that fit, then {truncated: true, more: N}", type: "string" },
+  "x-source-format": { description: "convert: the resolved source format (cii, ubl, zugferd, facturx, xrechnung, peppol-bis)", type: "string" },
+  "x-target-format": { description: "convert: the target format, as asked", type: "string" },
+  "x-conversion-tools": { description: "convert: the engines that ran, comma-separated, in execution order (audit only)", type: "string" },
 } as const;
 
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;

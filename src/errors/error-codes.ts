@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   PDF_TEMPLATE_AUTH_REQUIRED: { statuses: [400], when: "pdfTemplateId without an authenticated organization (every /v1 route needs a key, so a keyed request never meets it)" },
   PDF_TEMPLATE_NOT_FOUND: { statuses: [404], when: "no stored PDF template with that ref in the caller's organization" },
   PDF_TEMPLATE_INVALID: { statuses: [422], when: "the stored template definition cannot be used (details.problems)" },
+  CONVERSION_UNSUPPORTED_PAIR: { statuses: [422], when: "source or target outside the EN 16931 family (FatturaPA, Facturae, e-SLOG, SDI messages), or a PDF with no embedded invoice XML; details = sourceFormat, targetFormat" },
+  CONVERSION_LOSSY_FAILCLOSED: { statuses: [422], when: "the source holds something the target cannot carry and the spec does not list as an acceptable loss; details.unmappablePaths (XPaths in the source), details.lostElements (each with its reason); no body" },
+  CONVERSION_TOOL_UNAVAILABLE: { statuses: [503], when: "a converter the pair needs is not deployed; details.missingTool; the quota unit is refunded" },
+  CONVERSION_TOOL_ERROR: { statuses: [500], when: "a converter failed on the document; the same bytes fail the same way; the quota unit is refunded" },
   PARSE_FAILED: { statuses: [400], when: "input not parseable as a UBL or CII invoice: malformed XML, a format parse does not map, or a PDF without embedded invoice XML" },
 } as const satisfies Record<string, { statuses: readonly number[]; when: string }>;
 

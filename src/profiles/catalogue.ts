@@ -6,7 +6,7 @@
 // KoSIT scenarios for XRechnung, phive for Peppol, Romania and the Netherlands, Mustang for
 // Factur-X / ZUGFeRD.
 
-import type { FacturxLevel, RecordId, RequestProfile, RuleFamily, SdiMessage, Standard } from "./ids.ts";
+import type { ConvertFormat, En16931Syntax, FacturxLevel, ProfileId, RecordId, RequestProfile, RuleFamily, SdiMessage, Standard } from "./ids.ts";
 import { FACTURX_LEVELS, SDI_MESSAGES } from "./ids.ts";
 import type { CatalogueFamily, ConditionalLayer, HybridFacts, ProfileRecord, RuleLayerRef, Writing } from "./record.ts";
 
@@ -36,6 +36,8 @@ const en16931: ProfileRecord[] = [
     family: "en16931-ubl",
     // As a prefix the base id also catches CIUS and extension ids we have no rules for: they still claim EN 16931.
     recognise: { ids: [EN], fallback: true },
+    // Written by convert only: generate has no plain EN 16931 standard.
+    write: { customizationId: EN, electronicAddress: "optional", subLines: false },
     judge: { xsd: "by-document-type", rules: [en16931Ubl], overlays: [frenchInvoice("UBL/EN16931/2xslt/BR-FR-Flux2-Schematron-UBL.xslt")], advisories: EN16931_ADVISORIES },
   },
   {
@@ -44,6 +46,7 @@ const en16931: ProfileRecord[] = [
     profile: "en16931",
     family: "en16931-cii",
     recognise: { ids: [EN], fallback: true },
+    write: { customizationId: EN, cii: { version: "D16B" }, electronicAddress: "optional", subLines: false },
     judge: { xsd: "cii-d16b", rules: [en16931Cii], overlays: [frenchInvoice("CII/EN16931/2xslt/BR-FR-Flux2-Schematron-CII.xslt")], advisories: EN16931_ADVISORIES },
   },
 ];
@@ -354,6 +357,42 @@ export const STANDARD_ENTRIES: Record<Standard, StandardEntry> = {
   facturae: { profiles: { ordinaria: ["facturae:spain-facturae-v3-2-2"] }, defaultProfile: "ordinaria", creditNotes: false, pdfKind: "visualization" },
   eslog: { profiles: { eracun: ["eslog:slovenia-eslog-v2-0"] }, defaultProfile: "eracun", creditNotes: true, pdfKind: "visualization" },
 };
+
+// --- The convert operation's formats ------------------------------------------------------------
+
+/**
+ * The `sourceFormat` a detected profile resolves to (`auto`): the CIUS families by name, the
+ * Romanian and Dutch CIUS as the Peppol BIS standard that carries them, a Factur-X level in CII as
+ * `facturx` (ZUGFeRD declares the same ids, spec). Anything else of the EN 16931 family resolves to
+ * its plain syntax (lookup.ts).
+ */
+export const CONVERT_SOURCE_FORMATS: Partial<Record<`${En16931Syntax}:${ProfileId}`, ConvertFormat>> = {
+  "cii:xrechnung": "xrechnung",
+  "ubl:xrechnung": "xrechnung",
+  "ubl:peppol": "peppol-bis",
+  "cii:peppol": "peppol-bis",
+  "ubl:romania-ro-cius": "peppol-bis",
+  "ubl:netherlands-nlcius": "peppol-bis",
+  "cii:netherlands-nlcius": "peppol-bis",
+  ...Object.fromEntries(FACTURX_LEVELS.map((level) => [`cii:facturx:${level}`, "facturx"])),
+};
+
+/**
+ * The record each `targetFormat` writes, by the source's syntax. `cii` and `ubl` mean the plain
+ * EN 16931 core in that syntax, except that a CIUS the catalogue writes in both syntaxes crosses
+ * with the document (XRechnung CII to UBL stays XRechnung); within one syntax they strip the CIUS
+ * (Peppol BIS UBL to plain UBL). `xrechnung` keeps the source's syntax; Peppol BIS is UBL; the
+ * Factur-X family is CII at `targetProfile`.
+ */
+export const CONVERT_TARGETS: Record<Exclude<ConvertFormat, "zugferd" | "facturx">, { records: Record<En16931Syntax, RecordId>; crossing?: Partial<Record<RecordId, RecordId>> }> = {
+  cii: { records: { cii: "cii:en16931", ubl: "cii:en16931" }, crossing: { "ubl:xrechnung": "cii:xrechnung" } },
+  ubl: { records: { cii: "ubl:en16931", ubl: "ubl:en16931" }, crossing: { "cii:xrechnung": "ubl:xrechnung" } },
+  xrechnung: { records: { cii: "cii:xrechnung", ubl: "ubl:xrechnung" } },
+  "peppol-bis": { records: { cii: "ubl:peppol", ubl: "ubl:peppol" } },
+};
+
+/** The Factur-X family's target record at a `targetProfile`. */
+export const facturxTarget = (profile: FacturxLevel | "extended-ctc-fr"): RecordId => `cii:facturx:${profile}`;
 
 /** The records most requests need (EN 16931 and XRechnung, both syntaxes), loaded when a worker starts. */
 export const WARM_RECORDS: readonly RecordId[] = ["ubl:xrechnung", "cii:xrechnung"];

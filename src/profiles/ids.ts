@@ -81,5 +81,9 @@ export type RequestProfile = (typeof REQUEST_PROFILES)[number];
 /** `facturxProfile`, the Factur-X family's alias of `profile`. */
 export const FACTURX_REQUEST_PROFILES = [...FACTURX_LEVELS, "extended-ctc-fr"] as const;
 
+/** `sourceFormat` / `targetFormat` of convert (interface specification, POST /v1/convert). */
+export const CONVERT_FORMATS = ["cii", "ubl", "zugferd", "facturx", "xrechnung", "peppol-bis"] as const;
+export type ConvertFormat = (typeof CONVERT_FORMATS)[number];
+
 /** Which artifact family a rule layer belongs to: decides the result field its version goes in. */
 export type RuleFamily = "en16931" | "xrechnung" | "peppol" | "romania" | "netherlands" | "facturx" | "france-ctc";

@@ -1,8 +1,8 @@
 // Questions asked of the catalogue, answered from its records: which record is this, which records
 // share a syntax, which record a generate request means. No data here.
 
-import { RECORDS, STANDARD_ENTRIES } from "./catalogue.ts";
-import { REQUEST_PROFILES, type RecordId, type RequestProfile, type Standard, type SyntaxId } from "./ids.ts";
+import { CONVERT_SOURCE_FORMATS, RECORDS, STANDARD_ENTRIES } from "./catalogue.ts";
+import { REQUEST_PROFILES, type ConvertFormat, type En16931Syntax, type RecordId, type RequestProfile, type Standard, type SyntaxId } from "./ids.ts";
 import type { ProfileRecord } from "./record.ts";
 
 const BY_ID = new Map<string, ProfileRecord>(RECORDS.map((r) => [r.id, r]));
@@ -36,3 +36,7 @@ export const creditNoteStandards = (): Standard[] => (Object.keys(STANDARD_ENTRI
 
 /** The fx:ConformanceLevel values of the records a hybrid PDF may embed: the HybridConformanceType code list. */
 export const hybridConformanceLevels = (): string[] => [...new Set(RECORDS.flatMap((r) => (r.hybrid ? [r.hybrid.conformanceLevel] : [])))];
+
+/** The `sourceFormat` a document of an EN 16931 syntax resolves to under `auto`. */
+export const convertSourceFormat = (syntax: En16931Syntax, record: ProfileRecord | undefined): ConvertFormat =>
+  (record && CONVERT_SOURCE_FORMATS[`${syntax}:${record.profile}`]) ?? syntax;

@@ -4,6 +4,7 @@ import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
 import type { WorkerRequest } from "./protocol";
 import type { GeneratedInvoice, InvoiceOrder } from "../generate/generate-invoice";
 import type { Parsed } from "../generate/parse";
+import type { ConvertOrder, Converted } from "../convert/convert";
 import type { TemplateDefinitionInput } from "../pdf/design";
 import { WorkerThread } from "./worker-thread";
 import { recordById } from "../profiles/lookup";
@@ -108,6 +109,11 @@ export class WorkerPool {
    */
   async generate(order: InvoiceOrder, spend: () => void, signal: AbortSignal): Promise<GeneratedInvoice> {
     return (await this.run({ id: this.nextId++, kind: "generate", order }, signal, spend)) as GeneratedInvoice;
+  }
+
+  /** A convert request, whole: read, written, read back and judged; refusals come back as the DomainError they were. */
+  async convert(order: ConvertOrder, signal: AbortSignal): Promise<Converted> {
+    return (await this.run({ id: this.nextId++, kind: "convert", order }, signal)) as Converted;
   }
 
   /** What keeps a template's design from being drawn (its logo decoded), before it is stored; generate checks it again. */

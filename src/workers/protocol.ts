@@ -3,6 +3,7 @@ import type { En16931Syntax } from "../profiles/ids";
 import { DomainError } from "../errors/domain-error";
 import type { ValidateRequest } from "../validation/validate";
 import type { InvoiceOrder } from "../generate/generate-invoice";
+import type { ConvertOrder } from "../convert/convert";
 import type { TemplateDefinitionInput } from "../pdf/design";
 
 /**
@@ -13,6 +14,7 @@ export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
   | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | En16931Syntax }
   | { id: number; kind: "generate"; order: InvoiceOrder }
+  | { id: number; kind: "convert"; order: ConvertOrder }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
   | { id: number; kind: "warm"; entries: string[] };
 

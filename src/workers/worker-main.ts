@@ -42,6 +42,11 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       const { generateInvoice } = await import("../generate/generate-invoice");
       return generateInvoice(message.order, { spend: () => spendUnit(message.id), judge });
     }
+    case "convert": {
+      if (isLargeXml(message.order.bytes)) Bun.gc(true);
+      const { convertDocument } = await import("../convert/convert");
+      return convertDocument(message.order, { judge });
+    }
     case "design": {
       const { designProblems } = await import("../pdf/design-check");
       return designProblems(message.definition);
@@ -88,7 +93,7 @@ const COLLECT_EVERY = 4;
 
 function handlesPdf(message: WorkerRequest): boolean {
   if (message.kind === "validate") return isPdf(message.request.bytes);
-  return (message.kind === "generate" && message.order.pdf !== undefined) || (message.kind === "parse" && isPdf(message.bytes));
+  return (message.kind === "generate" && message.order.pdf !== undefined) || (message.kind === "parse" && isPdf(message.bytes)) || (message.kind === "convert" && isPdf(message.order.bytes));
 }
 
 // Messages posted before this module finished loading would be lost, so the pool waits for this.

@@ -5,26 +5,14 @@ import { ApiError } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
 import type { GeneratedInvoice, InvoiceOrder } from "../../generate/generate-invoice";
-import type { LostField } from "../../syntax/binding";
 import { EN16931_SYNTAXES, REQUEST_PROFILES, STANDARDS } from "../../profiles/ids";
-import { VERSION_FIELDS } from "../../profiles/catalogue";
-import { resultHeaders, type ValidationResult } from "../../validation/result";
+import { resultHeaders } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../../validation/result-schema";
 import { rulesetChoice } from "../ruleset-choice";
+import { lostElementsHeader, versionBlock } from "../output-headers";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
 import type { RequestContext } from "../route";
-
-/** `x-version-block`: the artifact versions that judged the output, plus the Factur-X level; omitted when empty. */
-function versionBlock(result: ValidationResult, generated: GeneratedInvoice["generated"]): string | undefined {
-  const block: Record<string, string> = {};
-  for (const field of Object.values(VERSION_FIELDS)) {
-    const version = (result as Record<string, unknown>)[field];
-    if (typeof version === "string" && version) block[field] = version;
-  }
-  if (generated.standard === "zugferd" || generated.standard === "facturx") block.facturxProfile = generated.profile;
-  return Object.keys(block).length ? JSON.stringify(block) : undefined;
-}
 
 function storedTemplate(ctx: RequestContext<"key">, ref: string): StoredTemplate {
   const stored = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ref);
@@ -48,29 +36,6 @@ function invalidInvoice({ generated, result }: GeneratedInvoice): ApiError {
   return new ApiError(422, "INVALID_INVOICE", `the generated ${generated.standard} document breaks ${result.errors.length} rule(s), first ${first?.ruleId}: ${first?.message}`, {
     validationResult: result,
   });
-}
-
-/** The spec's cap on `x-lost-elements` (Limits); the count header stays exact above it. */
-const LOST_HEADER_MAX_BYTES = 6 * 1024;
-
-/**
- * `x-lost-elements`: the dropped fields as the envelope lists them, compact JSON. Above the cap it
- * keeps the first entries that fit and ends with `{"truncated": true, "more": N}`, so a raw answer
- * still says what was dropped and how much it could not name.
- */
-function lostElementsHeader(lost: LostField[]): string {
-  const all = JSON.stringify(lost);
-  if (all.length <= LOST_HEADER_MAX_BYTES) return all;
-  // Room left beside the brackets and the marker at its longest ("more" at most the whole count).
-  const room = LOST_HEADER_MAX_BYTES - JSON.stringify([{ truncated: true, more: lost.length }]).length;
-  const kept: string[] = [];
-  let size = 0;
-  for (const entry of lost.map((e) => JSON.stringify(e))) {
-    if (size + entry.length + 1 > room) break;
-    kept.push(entry);
-    size += entry.length + 1;
-  }
-  return `[${[...kept, JSON.stringify({ truncated: true, more: lost.length - kept.length })].join(",")}]`;
 }
 
 const LostFieldSchema = Type.Object(
@@ -107,7 +72,7 @@ function answer(ctx: RequestContext<"key">, invoiceId: string, { file, generated
     "x-lost-elements-count": String(generated.lost.length),
     "x-lost-elements": lostElementsHeader(generated.lost),
   };
-  const block = versionBlock(result, generated);
+  const block = versionBlock(result, generated.standard === "zugferd" || generated.standard === "facturx" ? generated.profile : undefined);
   if (block) headers["x-version-block"] = block;
   if (pdfKind) headers["x-pdf-kind"] = pdfKind;
   for (const [name, value] of Object.entries(headers)) ctx.headers.set(name, value);
