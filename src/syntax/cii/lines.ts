@@ -5,15 +5,15 @@
 
 import { isDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { VAT_SCHEME } from "../values.ts";
-import { attrOf } from "../xml-reader.ts";
+import { isTrue, VAT_SCHEME } from "../values.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
 import { ALLOWANCE_TERMS, readAllowanceCharges, readLineAllowanceCharge, writeAllowanceCharge } from "./allowances.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
 import { identifierOf } from "./party.ts";
 import { readInvoicedObject, writeInvoicedObject } from "./references.ts";
-import { readIndicator, term, writeIndicator } from "./values.ts";
+import { term, writeIndicator } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 
 const STATUS = { group: "GROUP", detail: "DETAIL" } as const;
@@ -27,7 +27,7 @@ function readItem(p: Element | undefined): Item {
     buyerId: cii.text(p, "ram:BuyerAssignedID"),
     standardId: standard && identifierOf(standard),
     classifications: cii.all(p, "ram:DesignatedProductClassification/ram:ClassCode").map((c) => ({
-      code: c.textContent?.trim() ?? "",
+      code: textOf(c) ?? "",
       listId: attrOf(c, "listID") ?? "",
       listVersionId: attrOf(c, "listVersionID"),
     })),
@@ -71,7 +71,7 @@ function readLine(e: Element): InvoiceLine {
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
   const discounts = cii
     .all(gross, "ram:AppliedTradeAllowanceCharge")
-    .filter((a) => readIndicator(a, "ram:ChargeIndicator") !== true)
+    .filter((a) => cii.matches(a, "ram:ChargeIndicator/udt:Indicator", (v) => !isTrue(v)))
     .map((a) => cii.text(a, "ram:ActualAmount"));
   const notes = cii.all(doc, "ram:IncludedNote").map((n) => cii.text(n, "ram:Content")).filter((n) => n !== undefined);
   const { allowances, charges } = readAllowanceCharges(settlement);
@@ -80,7 +80,7 @@ function readLine(e: Element): InvoiceLine {
     // D16B allows several line notes; EN 16931 has one, so they are kept as one text.
     note: notes.length > 0 ? notes.join("\n") : undefined,
     objectId: readInvoicedObject(settlement),
-    quantity: quantity?.textContent?.trim() ?? "",
+    quantity: textOf(quantity) ?? "",
     unitCode: attrOf(quantity, "unitCode") ?? "",
     netAmount: cii.text(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount") ?? "",
     orderLineReference: cii.text(agreement, "ram:BuyerOrderReferencedDocument/ram:LineID"),
@@ -92,7 +92,7 @@ function readLine(e: Element): InvoiceLine {
       netPrice: cii.text(net, "ram:ChargeAmount") ?? "",
       discount: priceDiscount(discounts),
       grossPrice: cii.text(gross, "ram:ChargeAmount"),
-      baseQuantity: basis?.textContent?.trim() || undefined,
+      baseQuantity: textOf(basis),
       baseQuantityUnitCode: attrOf(basis, "unitCode"),
     },
     vat: { categoryCode: cii.text(settlement, "ram:ApplicableTradeTax/ram:CategoryCode") ?? "", rate: cii.text(settlement, "ram:ApplicableTradeTax/ram:RateApplicablePercent") },

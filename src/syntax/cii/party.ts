@@ -3,8 +3,8 @@
 // `ram:GlobalID`, those without to `ram:ID` (EN 16931 CII binding).
 
 import type { Address, Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
-import { identifier } from "../values.ts";
-import { attrOf } from "../xml-reader.ts";
+import { firstRead, identifier } from "../values.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { term, unlessEmpty } from "./values.ts";
@@ -49,10 +49,15 @@ export function writeAddress(address: Address | undefined, bt: AddressTerms): Xm
   );
 }
 
+const partyIdElements = (party: Element | undefined) => [...cii.all(party, "ram:ID"), ...cii.all(party, "ram:GlobalID")];
+
 /** The non-blank `ram:ID` and `ram:GlobalID` of a party, in document order. */
-export function readPartyIds(party: Element | undefined): Identifier[] {
-  return [...cii.all(party, "ram:ID"), ...cii.all(party, "ram:GlobalID")].map(identifierOf).filter((id) => id.value !== "");
+function readPartyIds(party: Element | undefined): Identifier[] {
+  return partyIdElements(party).flatMap((e) => optionalIdentifier(e) ?? []);
 }
+
+/** The first of them, the others left unread where the model has one identifier. */
+export const readPartyId = (party: Element | undefined): Identifier | undefined => firstRead(partyIdElements(party), optionalIdentifier);
 
 export function writePartyId(id: Identifier | undefined, bt: string): XmlNode | undefined {
   if (!id) return undefined;
@@ -61,15 +66,16 @@ export function writePartyId(id: Identifier | undefined, bt: string): XmlNode | 
 
 /** The identifier an element holds, with its `schemeID`. */
 export function identifierOf(element: Element): Identifier {
-  return identifier(element.textContent?.trim() ?? "", attrOf(element, "schemeID"));
+  return identifier(textOf(element) ?? "", attrOf(element, "schemeID"));
 }
 
 function optionalIdentifier(element: Element | undefined): Identifier | undefined {
-  return element && element.textContent?.trim() ? identifierOf(element) : undefined;
+  const value = textOf(element);
+  return value === undefined ? undefined : identifier(value, attrOf(element, "schemeID"));
 }
 
 const taxRegistration = (party: Element | undefined, scheme: string): string | undefined =>
-  cii.all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => attrOf(id, "schemeID") === scheme)?.textContent?.trim() || undefined;
+  textOf(cii.all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => cii.matches(id, "@schemeID", (s) => s === scheme)));
 
 const writeTaxRegistration = (value: string | undefined, scheme: "VA" | "FC", bt: string | undefined) =>
   group("ram:SpecifiedTaxRegistration", term("ram:ID", value, bt, { schemeID: scheme }));
@@ -188,7 +194,7 @@ export function readBuyer(h: Header): Buyer {
   return {
     name: cii.text(p, "ram:Name") ?? "",
     tradingName: cii.text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
-    identifier: readPartyIds(p)[0],
+    identifier: readPartyId(p),
     legalRegistrationId: legalRegistration(p),
     vatId: taxRegistration(p, "VA"),
     electronicAddress: electronicAddress(p),
@@ -204,7 +210,7 @@ export function writeBuyer(b: Buyer): Contribution {
 export function readPayee(h: Header): Payee | undefined {
   const p = cii.one(h.settlement, "ram:PayeeTradeParty");
   if (!p) return undefined;
-  return { name: cii.text(p, "ram:Name") ?? "", identifier: readPartyIds(p)[0], legalRegistrationId: legalRegistration(p) };
+  return { name: cii.text(p, "ram:Name") ?? "", identifier: readPartyId(p), legalRegistrationId: legalRegistration(p) };
 }
 
 export function writePayee(p: Payee | undefined): Contribution {
