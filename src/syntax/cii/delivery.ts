@@ -3,7 +3,8 @@
 import type { Delivery, Period } from "../../model/index.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { ADDRESS_TERMS, readAddress, readPartyId, writeAddress, writePartyId } from "./party.ts";
+import { ADDRESS_TERMS } from "../terms.ts";
+import { readAddress, readPartyId, writeAddress, writePartyId } from "./party.ts";
 import { readDate, term, unlessEmpty, writeDate } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 

@@ -3,22 +3,13 @@
 // `ram:GlobalID`, those without to `ram:ID` (EN 16931 CII binding).
 
 import type { Address, Buyer, Contact, Identifier, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
+import { ADDRESS_TERMS, CONTACT_TERMS, type AddressTerms, type ContactTerms } from "../terms.ts";
 import { firstRead, identifier } from "../values.ts";
 import { attrOf, textOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { term, unlessEmpty } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
-
-/** Business terms of one address, in the order line1, line2, line3, city, post code, subdivision, country. */
-type AddressTerms = readonly [string, string, string, string, string, string, string];
-
-export const ADDRESS_TERMS = {
-  seller: ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"],
-  buyer: ["BT-50", "BT-51", "BT-163", "BT-52", "BT-53", "BT-54", "BT-55"],
-  taxRepresentative: ["BT-64", "BT-65", "BT-164", "BT-66", "BT-67", "BT-68", "BT-69"],
-  deliverTo: ["BT-75", "BT-76", "BT-165", "BT-77", "BT-78", "BT-79", "BT-80"],
-} as const satisfies Record<string, AddressTerms>;
 
 export function readAddress(party: Element | undefined): Address | undefined {
   const a = cii.one(party, "ram:PostalTradeAddress");
@@ -89,7 +80,7 @@ function readContact(party: Element | undefined): Contact | undefined {
   });
 }
 
-function writeContact(contact: Contact | undefined, [name, phone, email]: readonly [string, string, string]): XmlNode | undefined {
+function writeContact(contact: Contact | undefined, [name, phone, email]: ContactTerms): XmlNode | undefined {
   if (!contact) return undefined;
   return group(
     "ram:DefinedTradeContact",
@@ -123,7 +114,7 @@ interface TradePartyTerms {
   description?: string;
   legalId: string;
   tradingName: string;
-  contact: readonly [string, string, string];
+  contact: ContactTerms;
   address: AddressTerms;
   electronicAddress: string;
   vatId: string;
@@ -136,7 +127,7 @@ const SELLER_TERMS: TradePartyTerms = {
   description: "BT-33",
   legalId: "BT-30",
   tradingName: "BT-28",
-  contact: ["BT-41", "BT-42", "BT-43"],
+  contact: CONTACT_TERMS.seller,
   address: ADDRESS_TERMS.seller,
   electronicAddress: "BT-34",
   vatId: "BT-31",
@@ -148,7 +139,7 @@ const BUYER_TERMS: TradePartyTerms = {
   name: "BT-44",
   legalId: "BT-47",
   tradingName: "BT-45",
-  contact: ["BT-56", "BT-57", "BT-58"],
+  contact: CONTACT_TERMS.buyer,
   address: ADDRESS_TERMS.buyer,
   electronicAddress: "BT-49",
   vatId: "BT-48",
