@@ -4,6 +4,7 @@
 // detection's data (roots.ts), which profiles it carries the catalogue's (src/profiles/).
 
 import type { Invoice } from "../model/index.ts";
+import type { Leftover } from "./leftovers.ts";
 import type { En16931Syntax } from "../profiles/ids.ts";
 import type { Writing } from "../profiles/record.ts";
 
@@ -41,6 +42,8 @@ export interface SyntaxBinding {
   id: En16931Syntax;
   /** Throws on malformed XML, a DOCTYPE or a root of another syntax. */
   read(xml: Uint8Array): Invoice;
+  /** `read`, and every value of the source it did not consume (leftovers.ts): what the model cannot carry on. */
+  readWithLeftovers(xml: Uint8Array): { invoice: Invoice; leftovers: Leftover[] };
   /** Deterministic: the same model and writing facts always give the same bytes. */
   write(model: Invoice, writing: Writing): Written;
   /** Where each fact lives: an XPath that ignores namespaces, so each root of the syntax shares it. */

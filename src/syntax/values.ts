@@ -13,6 +13,18 @@ export function isTrue(value: string | undefined): boolean {
   return value === "true" || value === "1";
 }
 
+/**
+ * The first value `read` gives for the items, reading no further: where the model keeps one of a
+ * repeated term, the copies it does not keep stay unread, so they show as leftovers (xml-reader.ts).
+ */
+export function firstRead<T, V>(items: readonly T[], read: (item: T) => V | undefined): V | undefined {
+  for (const item of items) {
+    const value = read(item);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
 /** The VAT tax scheme (UBL `cac:TaxScheme/cbc:ID`, CII `ram:TypeCode`) of every EN 16931 tax category. */
 export const VAT_SCHEME = "VAT";
 

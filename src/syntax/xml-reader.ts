@@ -1,7 +1,7 @@
 // Reading helpers shared by the syntax bindings: a hardened parse and namespace-aware lookups by
 // prefixed paths ("cac:Party/cbc:EndpointID"), the prefixes bound by the binding, not the document.
 
-import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
+import { DOMParser, type Attr, type Document, type Element, type Node } from "@xmldom/xmldom";
 import { DOM_LIMITS, readXmlText } from "./xml-policy.ts";
 
 export type { Element } from "@xmldom/xmldom";
@@ -39,7 +39,18 @@ export function elementChildren(parent: Element): Element[] {
   return out;
 }
 
-/** Lookups bound to one set of namespace prefixes; an absent starting element finds nothing. */
+/**
+ * Lookups bound to one set of namespace prefixes; an absent starting element finds nothing.
+ *
+ * What counts as consumed (see `consumedBy`): a value is consumed when a reader takes it, through
+ * `text`, `attr` or `matches` here or `textOf`, `contentOf`, `attrOf`: the one path to a value.
+ * Finding elements (`all`, `one`) consumes nothing: an aggregate is navigation, and so is testing
+ * that an element is there; its values answer for themselves. A default given for an absent value
+ * consumes nothing, since nothing is there. A value read only to choose an element (a type code, an
+ * indicator, a scheme, a currency) goes through `matches`, which consumes it only when it chooses:
+ * the model records the choice (where the element's terms landed) and a writer writes it back from
+ * there, while a value that turns its element away is carried by nothing and stays a leftover.
+ */
 export interface Reader {
   /** Every element at the path below `from`, in document order. */
   all(from: Element | undefined, path: string): Element[];
@@ -49,17 +60,60 @@ export interface Reader {
   text(from: Element | undefined, path: string): string | undefined;
   /** An attribute of the first element at the path; absent when missing or empty. */
   attr(from: Element | undefined, path: string, name: string): string | undefined;
+  /**
+   * Whether the value at the path (`a/b`, an attribute as `a/b/@name` or `@name`), as `text` or
+   * `attr` gives it, passes `test`; consumed only when it does.
+   */
+  matches(from: Element | undefined, path: string, test: (value: string | undefined) => boolean): boolean;
+}
+
+// The values the running read consumed (elements whose text it read, attributes it read) while a
+// caller asked for them (`consumedBy`); undefined otherwise, so a plain read pays one check per
+// value. Reads are synchronous and a worker runs one at a time, so one slot does: claimed for the
+// call, released on every path.
+let consumed: Set<Node> | undefined;
+
+/** Runs `read`, recording every value it consumes (the rule is on `Reader`). */
+export function consumedBy<T>(read: () => T): { result: T; consumed: ReadonlySet<Node> } {
+  if (consumed) throw new Error("a read is already recording what it consumes");
+  const record = new Set<Node>();
+  consumed = record;
+  try {
+    return { result: read(), consumed: record };
+  } finally {
+    consumed = undefined;
+  }
+}
+
+const trimmedText = (element: Element | undefined) => element?.textContent?.trim() || undefined;
+const trimmedAttr = (element: Element | undefined, name: string) => element?.getAttribute(name)?.trim() || undefined;
+
+function consumeText(element: Element | undefined): void {
+  if (consumed && element) consumed.add(element);
+}
+
+function consumeAttr(element: Element | undefined, name: string): void {
+  const attr = consumed && element?.getAttributeNode(name);
+  if (attr) consumed!.add(attr);
 }
 
 /** Trimmed text content of an element; absent when empty. */
 export function textOf(element: Element | undefined): string | undefined {
-  const value = element?.textContent?.trim();
-  return value ? value : undefined;
+  consumeText(element);
+  return trimmedText(element);
+}
+
+/** Text content of an element as written, untrimmed (free text); absent when blank. */
+export function contentOf(element: Element | undefined): string | undefined {
+  consumeText(element);
+  const text = element?.textContent;
+  return text?.trim() ? text : undefined;
 }
 
 /** Trimmed value of an attribute of an element; absent when missing or empty. */
 export function attrOf(element: Element | undefined, name: string): string | undefined {
-  return element?.getAttribute(name)?.trim() || undefined;
+  consumeAttr(element, name);
+  return trimmedAttr(element, name);
 }
 
 export function createReader(namespaces: Record<string, string>): Reader {
@@ -88,32 +142,73 @@ export function createReader(namespaces: Record<string, string>): Reader {
     one,
     text: (from, path) => textOf(one(from, path)),
     attr: (from, path, name) => attrOf(one(from, path), name),
+    matches(from, path, test) {
+      const at = path.lastIndexOf("@");
+      const element = at < 0 ? one(from, path) : at === 0 ? from : one(from, path.slice(0, at - 1));
+      const name = path.slice(at + 1);
+      if (!test(at < 0 ? trimmedText(element) : trimmedAttr(element, name))) return false;
+      if (at < 0) consumeText(element);
+      else consumeAttr(element, name);
+      return true;
+    },
   };
 }
 
+/** One value of a document: the text of a leaf element or an attribute's, where it is, and the node. */
+export interface DocumentValue {
+  node: Element | Attr;
+  /** XPath with positions where a name repeats among siblings (`/Invoice/cac:InvoiceLine[2]/cbc:ID`). */
+  path: string;
+  /** The same without positions (`/Invoice/cac:InvoiceLine/cbc:ID`). */
+  shape: string;
+  value: string;
+}
+
 /**
- * Every element and attribute below the root that holds a value, as a path of names without
- * positions (`/Invoice/cac:InvoiceLine/cbc:ID`, `.../cbc:ID/@schemeID`). Element names take the
- * prefix `prefixes` gives their namespace (none when unlisted), so documents that bind other
- * prefixes compare equal. Comparing the sets of two documents shows what a read-write cycle lost.
+ * Every element and attribute below the root that holds a value: leaf elements with non-blank text
+ * and attributes other than namespace declarations. Element names take the prefix `prefixes` gives
+ * their namespace ("" for none), else the name the document gives them, so documents that bind
+ * other prefixes compare equal.
  */
-export function valuePaths(doc: Document, prefixes: Record<string, string>): Set<string> {
-  const paths = new Set<string>();
+export function documentValues(root: Element, prefixes: Record<string, string>): DocumentValue[] {
+  const out: DocumentValue[] = [];
   const nameOf = (e: Element) => {
     const prefix = prefixes[e.namespaceURI ?? ""];
-    return prefix ? `${prefix}:${e.localName}` : e.localName;
+    if (prefix === undefined) return e.nodeName;
+    return prefix ? `${prefix}:${e.localName}` : (e.localName ?? e.nodeName);
   };
-  const walk = (e: Element, path: string) => {
-    const here = `${path}/${nameOf(e)}`;
+  const walk = (e: Element, path: string, shape: string) => {
     for (let i = 0; i < e.attributes.length; i++) {
       const a = e.attributes.item(i)!;
-      if (a.name !== "xmlns" && a.prefix !== "xmlns") paths.add(`${here}/@${a.name}`);
+      if (a.name !== "xmlns" && a.prefix !== "xmlns") out.push({ node: a, path: `${path}/@${a.name}`, shape: `${shape}/@${a.name}`, value: a.value });
     }
     const kids = elementChildren(e);
-    if (kids.length === 0 && textOf(e) !== undefined) paths.add(here);
-    for (const k of kids) walk(k, here);
+    const value = kids.length === 0 ? trimmedText(e) : undefined;
+    if (value !== undefined) out.push({ node: e, path, shape, value });
+    const seen = new Map<string, number>();
+    const named = kids.map((k) => {
+      const name = nameOf(k);
+      seen.set(name, (seen.get(name) ?? 0) + 1);
+      return name;
+    });
+    const index = new Map<string, number>();
+    kids.forEach((k, i) => {
+      const name = named[i]!;
+      const n = (index.get(name) ?? 0) + 1;
+      index.set(name, n);
+      walk(k, `${path}/${name}${seen.get(name)! > 1 ? `[${n}]` : ""}`, `${shape}/${name}`);
+    });
   };
+  const top = `/${nameOf(root)}`;
+  walk(root, top, top);
+  return out;
+}
+
+/**
+ * Every value path of a document without positions (`/Invoice/cac:InvoiceLine/cbc:ID`,
+ * `.../cbc:ID/@schemeID`): comparing the sets of two documents shows what a read-write cycle lost.
+ */
+export function valuePaths(doc: Document, prefixes: Record<string, string>): Set<string> {
   const root = doc.documentElement;
-  if (root) walk(root, "");
-  return paths;
+  return new Set(root ? documentValues(root, prefixes).map((v) => v.shape) : []);
 }

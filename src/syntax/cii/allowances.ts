@@ -6,21 +6,12 @@
 // written back in that form only for a target that counts it (see TargetFacts).
 
 import type { AllowanceChargeTerms, DocumentAllowanceCharge } from "../../model/index.ts";
+import { ALLOWANCE_TERMS, type AllowanceTerms } from "../terms.ts";
 import { VAT_SCHEME } from "../values.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readIndicator, term, writeIndicator } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
-
-/** Terms of amount, base, percentage, reason, reason code (and VAT category, rate at document level). */
-type Terms = readonly [string, string, string, string, string, string?, string?];
-
-export const ALLOWANCE_TERMS = {
-  documentAllowance: ["BT-92", "BT-93", "BT-94", "BT-97", "BT-98", "BT-95", "BT-96"],
-  documentCharge: ["BT-99", "BT-100", "BT-101", "BT-104", "BT-105", "BT-102", "BT-103"],
-  lineAllowance: ["BT-136", "BT-137", "BT-138", "BT-139", "BT-140"],
-  lineCharge: ["BT-141", "BT-142", "BT-143", "BT-144", "BT-145"],
-} as const satisfies Record<string, Terms>;
 
 function readTerms(e: Element): AllowanceChargeTerms {
   return {
@@ -54,7 +45,7 @@ function readDocumentAllowanceCharge(e: Element): DocumentAllowanceCharge {
 export function writeAllowanceCharge(
   a: AllowanceChargeTerms & Partial<Pick<DocumentAllowanceCharge, "vatCategoryCode" | "vatRate">>,
   isCharge: boolean,
-  [amount, base, percentage, reason, reasonCode, category, rate]: Terms,
+  [amount, base, percentage, reason, reasonCode, category, rate]: AllowanceTerms,
 ): XmlNode | undefined {
   return group(
     "ram:SpecifiedTradeAllowanceCharge",

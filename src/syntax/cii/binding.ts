@@ -3,13 +3,14 @@
 
 import { anyNamespace as path, type SyntaxBinding } from "../binding.ts";
 import { writtenTarget } from "./profiles.ts";
-import { readCii } from "./read.ts";
+import { readCii, readCiiWithLeftovers } from "./read.ts";
 import { trimForMinimum } from "./trim.ts";
 import { writeCii } from "./write.ts";
 
 export const CII: SyntaxBinding = {
   id: "cii",
   read: readCii,
+  readWithLeftovers: readCiiWithLeftovers,
   write(model, writing) {
     const trimmed = writing.trim === "minimum" ? trimForMinimum(model) : { model, lost: [] };
     const written = writeCii(trimmed.model, writtenTarget(writing.cii));

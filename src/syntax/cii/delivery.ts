@@ -3,7 +3,8 @@
 import type { Delivery, Period } from "../../model/index.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
-import { ADDRESS_TERMS, readAddress, readPartyIds, writeAddress, writePartyId } from "./party.ts";
+import { ADDRESS_TERMS } from "../terms.ts";
+import { readAddress, readPartyId, writeAddress, writePartyId } from "./party.ts";
 import { readDate, term, unlessEmpty, writeDate } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 
@@ -11,7 +12,7 @@ export function readDelivery(h: Header): Delivery | undefined {
   const party = cii.one(h.delivery, "ram:ShipToTradeParty");
   return unlessEmpty<Delivery>({
     partyName: cii.text(party, "ram:Name"),
-    locationId: readPartyIds(party)[0],
+    locationId: readPartyId(party),
     actualDeliveryDate: readDate(h.delivery, "ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime"),
     address: readAddress(party),
   });

@@ -6,15 +6,16 @@
 
 import { isDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { VAT_SCHEME, type Currencies } from "../values.ts";
-import { attrOf } from "../xml-reader.ts";
+import { isTrue, VAT_SCHEME, type Currencies } from "../values.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
-import { ALLOWANCE_TERMS, readAllowanceCharges, readLineAllowanceCharge, writeAllowanceCharge } from "./allowances.ts";
+import { ALLOWANCE_TERMS } from "../terms.ts";
+import { readAllowanceCharges, readLineAllowanceCharge, writeAllowanceCharge } from "./allowances.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
 import { identifierOf, readLineSeller, writeLineSeller } from "./party.ts";
 import { readInvoicedObject, writeInvoicedObject } from "./references.ts";
-import { readIndicator, term, writeIndicator } from "./values.ts";
+import { term, writeIndicator } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
 
 const STATUS = { group: "GROUP", detail: "DETAIL" } as const;
@@ -28,7 +29,7 @@ function readItem(p: Element | undefined): Item {
     buyerId: cii.text(p, "ram:BuyerAssignedID"),
     standardId: standard && identifierOf(standard),
     classifications: cii.all(p, "ram:DesignatedProductClassification/ram:ClassCode").map((c) => ({
-      code: c.textContent?.trim() ?? "",
+      code: textOf(c) ?? "",
       listId: attrOf(c, "listID") ?? "",
       listVersionId: attrOf(c, "listVersionID"),
     })),
@@ -69,13 +70,13 @@ function readLine(e: Element, h: Header): InvoiceLine {
   const quantity = cii.one(e, "ram:SpecifiedLineTradeDelivery/ram:BilledQuantity");
   const summation = cii.one(settlement, "ram:SpecifiedTradeSettlementLineMonetarySummation");
   const totals = cii.all(summation, "ram:TaxTotalAmount");
-  const totalIn = (currency: string | undefined) => (currency === undefined ? undefined : totals.find((t) => attrOf(t, "currencyID") === currency)?.textContent?.trim());
+  const totalIn = (currency: string | undefined) => (currency === undefined ? undefined : textOf(totals.find((t) => cii.matches(t, "@currencyID", (c) => c === currency))));
   const net = cii.one(agreement, "ram:NetPriceProductTradePrice");
   const gross = cii.one(agreement, "ram:GrossPriceProductTradePrice");
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
   const discounts = cii
     .all(gross, "ram:AppliedTradeAllowanceCharge")
-    .filter((a) => readIndicator(a, "ram:ChargeIndicator") !== true)
+    .filter((a) => cii.matches(a, "ram:ChargeIndicator/udt:Indicator", (v) => !isTrue(v)))
     .map((a) => cii.text(a, "ram:ActualAmount"));
   const notes = cii.all(doc, "ram:IncludedNote").map((n) => cii.text(n, "ram:Content")).filter((n) => n !== undefined);
   const { allowances, charges } = readAllowanceCharges(settlement);
@@ -84,7 +85,7 @@ function readLine(e: Element, h: Header): InvoiceLine {
     // D16B allows several line notes; EN 16931 has one, so they are kept as one text.
     note: notes.length > 0 ? notes.join("\n") : undefined,
     objectId: readInvoicedObject(settlement),
-    quantity: quantity?.textContent?.trim() ?? "",
+    quantity: textOf(quantity) ?? "",
     unitCode: attrOf(quantity, "unitCode") ?? "",
     netAmount: cii.text(summation, "ram:LineTotalAmount") ?? "",
     orderLineReference: cii.text(agreement, "ram:BuyerOrderReferencedDocument/ram:LineID"),
@@ -96,7 +97,7 @@ function readLine(e: Element, h: Header): InvoiceLine {
       netPrice: cii.text(net, "ram:ChargeAmount") ?? "",
       discount: priceDiscount(discounts),
       grossPrice: cii.text(gross, "ram:ChargeAmount"),
-      baseQuantity: basis?.textContent?.trim() || undefined,
+      baseQuantity: textOf(basis),
       baseQuantityUnitCode: attrOf(basis, "unitCode"),
     },
     vat: {

@@ -4,22 +4,13 @@
 // (EN 16931 CII binding).
 
 import type { Address, Buyer, Contact, Identifier, LineSeller, Payee, Seller, TaxRepresentative } from "../../model/index.ts";
-import { identifier } from "../values.ts";
-import { attrOf } from "../xml-reader.ts";
+import { ADDRESS_TERMS, CONTACT_TERMS, type AddressTerms, type ContactTerms } from "../terms.ts";
+import { firstRead, identifier } from "../values.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { term, unlessEmpty } from "./values.ts";
 import { cii, type Element } from "./vocabulary.ts";
-
-/** Business terms of one address, in the order line1, line2, line3, city, post code, subdivision, country. */
-type AddressTerms = readonly [string, string, string, string, string, string, string];
-
-export const ADDRESS_TERMS = {
-  seller: ["BT-35", "BT-36", "BT-162", "BT-37", "BT-38", "BT-39", "BT-40"],
-  buyer: ["BT-50", "BT-51", "BT-163", "BT-52", "BT-53", "BT-54", "BT-55"],
-  taxRepresentative: ["BT-64", "BT-65", "BT-164", "BT-66", "BT-67", "BT-68", "BT-69"],
-  deliverTo: ["BT-75", "BT-76", "BT-165", "BT-77", "BT-78", "BT-79", "BT-80"],
-} as const satisfies Record<string, AddressTerms>;
 
 export function readAddress(party: Element | undefined): Address | undefined {
   const a = cii.one(party, "ram:PostalTradeAddress");
@@ -50,10 +41,15 @@ export function writeAddress(address: Address | undefined, bt: AddressTerms): Xm
   );
 }
 
+const partyIdElements = (party: Element | undefined) => [...cii.all(party, "ram:ID"), ...cii.all(party, "ram:GlobalID")];
+
 /** The non-blank `ram:ID` and `ram:GlobalID` of a party, in document order. */
-export function readPartyIds(party: Element | undefined): Identifier[] {
-  return [...cii.all(party, "ram:ID"), ...cii.all(party, "ram:GlobalID")].map(identifierOf).filter((id) => id.value !== "");
+function readPartyIds(party: Element | undefined): Identifier[] {
+  return partyIdElements(party).flatMap((e) => optionalIdentifier(e) ?? []);
 }
+
+/** The first of them, the others left unread where the model has one identifier. */
+export const readPartyId = (party: Element | undefined): Identifier | undefined => firstRead(partyIdElements(party), optionalIdentifier);
 
 export function writePartyId(id: Identifier | undefined, bt: string): XmlNode | undefined {
   if (!id) return undefined;
@@ -62,15 +58,16 @@ export function writePartyId(id: Identifier | undefined, bt: string): XmlNode | 
 
 /** The identifier an element holds, with its `schemeID`. */
 export function identifierOf(element: Element): Identifier {
-  return identifier(element.textContent?.trim() ?? "", attrOf(element, "schemeID"));
+  return identifier(textOf(element) ?? "", attrOf(element, "schemeID"));
 }
 
 function optionalIdentifier(element: Element | undefined): Identifier | undefined {
-  return element && element.textContent?.trim() ? identifierOf(element) : undefined;
+  const value = textOf(element);
+  return value === undefined ? undefined : identifier(value, attrOf(element, "schemeID"));
 }
 
 const taxRegistration = (party: Element | undefined, scheme: string): string | undefined =>
-  cii.all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => attrOf(id, "schemeID") === scheme)?.textContent?.trim() || undefined;
+  textOf(cii.all(party, "ram:SpecifiedTaxRegistration/ram:ID").find((id) => cii.matches(id, "@schemeID", (s) => s === scheme)));
 
 const writeTaxRegistration = (value: string | undefined, scheme: "VA" | "FC", bt: string | undefined) =>
   group("ram:SpecifiedTaxRegistration", term("ram:ID", value, bt, { schemeID: scheme }));
@@ -84,7 +81,7 @@ function readContact(party: Element | undefined): Contact | undefined {
   });
 }
 
-function writeContact(contact: Contact | undefined, [name, phone, email]: readonly [string, string, string]): XmlNode | undefined {
+function writeContact(contact: Contact | undefined, [name, phone, email]: ContactTerms): XmlNode | undefined {
   if (!contact) return undefined;
   return group(
     "ram:DefinedTradeContact",
@@ -118,7 +115,7 @@ interface TradePartyTerms {
   description?: string;
   legalId: string;
   tradingName: string;
-  contact: readonly [string, string, string];
+  contact: ContactTerms;
   address: AddressTerms;
   electronicAddress: string;
   vatId: string;
@@ -131,7 +128,7 @@ const SELLER_TERMS: TradePartyTerms = {
   description: "BT-33",
   legalId: "BT-30",
   tradingName: "BT-28",
-  contact: ["BT-41", "BT-42", "BT-43"],
+  contact: CONTACT_TERMS.seller,
   address: ADDRESS_TERMS.seller,
   electronicAddress: "BT-34",
   vatId: "BT-31",
@@ -143,7 +140,7 @@ const BUYER_TERMS: TradePartyTerms = {
   name: "BT-44",
   legalId: "BT-47",
   tradingName: "BT-45",
-  contact: ["BT-56", "BT-57", "BT-58"],
+  contact: CONTACT_TERMS.buyer,
   address: ADDRESS_TERMS.buyer,
   electronicAddress: "BT-49",
   vatId: "BT-48",
@@ -189,7 +186,7 @@ export function readBuyer(h: Header): Buyer {
   return {
     name: cii.text(p, "ram:Name") ?? "",
     tradingName: cii.text(p, "ram:SpecifiedLegalOrganization/ram:TradingBusinessName"),
-    identifier: readPartyIds(p)[0],
+    identifier: readPartyId(p),
     legalRegistrationId: legalRegistration(p),
     vatId: taxRegistration(p, "VA"),
     electronicAddress: electronicAddress(p),
@@ -205,7 +202,7 @@ export function writeBuyer(b: Buyer): Contribution {
 export function readPayee(h: Header): Payee | undefined {
   const p = cii.one(h.settlement, "ram:PayeeTradeParty");
   if (!p) return undefined;
-  return { name: cii.text(p, "ram:Name") ?? "", identifier: readPartyIds(p)[0], legalRegistrationId: legalRegistration(p) };
+  return { name: cii.text(p, "ram:Name") ?? "", identifier: readPartyId(p), legalRegistrationId: legalRegistration(p) };
 }
 
 export function writePayee(p: Payee | undefined): Contribution {

@@ -3,6 +3,8 @@
 // account), remittance and creditor id on the settlement, mandate and due date in the payment terms.
 
 import type { CreditTransfer, PaymentInstructions } from "../../model/index.ts";
+import { firstRead } from "../values.ts";
+import { contentOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
@@ -33,9 +35,9 @@ function readCreditTransfer(means: Element): CreditTransfer | undefined {
 export function readPayment(h: Header): PaymentTerms {
   const means = cii.all(h.settlement, "ram:SpecifiedTradeSettlementPaymentMeans");
   const terms = cii.all(h.settlement, "ram:SpecifiedTradePaymentTerms");
-  const firstOf = (path: string) => means.map((m) => cii.text(m, path)).find((v) => v !== undefined);
+  const firstOf = (path: string) => firstRead(means, (m) => cii.text(m, path));
   const card = means.map((m) => cii.one(m, "ram:ApplicableTradeSettlementFinancialCard")).find((c) => c);
-  const mandate = terms.map((t) => cii.text(t, "ram:DirectDebitMandateID")).find((v) => v !== undefined);
+  const mandate = firstRead(terms, (t) => cii.text(t, "ram:DirectDebitMandateID"));
   const creditorId = cii.text(h.settlement, "ram:CreditorReferenceID");
   const debitedAccount = firstOf("ram:PayerPartyDebtorFinancialAccount/ram:IBANID");
   const remittance = cii.text(h.settlement, "ram:PaymentReference");
@@ -43,10 +45,7 @@ export function readPayment(h: Header): PaymentTerms {
     mandate ?? creditorId ?? debitedAccount ? { mandateReference: mandate, creditorId, debitedAccountId: debitedAccount } : undefined;
   // Kept untrimmed, as the UBL binding keeps cbc:Note: XRechnung's structured discount lines
   // (#SKONTO#...#) must each end with a line break (BR-DE-18), the last one included.
-  const descriptions = terms.flatMap((t) => {
-    const text = cii.one(t, "ram:Description")?.textContent;
-    return text?.trim() ? [text] : [];
-  });
+  const descriptions = terms.flatMap((t) => contentOf(cii.one(t, "ram:Description")) ?? []);
   return {
     paymentInstructions:
       means.length > 0 || directDebit || remittance
@@ -61,7 +60,7 @@ export function readPayment(h: Header): PaymentTerms {
         : undefined,
     // Several terms blocks (D16B allows them) become one text, line by line.
     paymentTerms: descriptions.length > 0 ? descriptions.join("\n") : undefined,
-    dueDate: terms.map((t) => readDate(t, "ram:DueDateDateTime")).find((v) => v !== undefined),
+    dueDate: firstRead(terms, (t) => readDate(t, "ram:DueDateDateTime")),
   };
 }
 

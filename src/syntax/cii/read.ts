@@ -2,6 +2,7 @@
 // Each concept file reads its own terms; this only parses and puts the invoice together.
 
 import type { Invoice } from "../../model/index.ts";
+import { readWithLeftovers, type Leftover } from "../leftovers.ts";
 import { parseXml, type Element } from "../xml-reader.ts";
 import { readDocumentAllowanceCharges } from "./allowances.ts";
 import { headerOf } from "./context.ts";
@@ -12,6 +13,7 @@ import { readBuyer, readPayee, readSeller, readTaxRepresentative } from "./party
 import { readPayment } from "./payment.ts";
 import { readReferences } from "./references.ts";
 import { readTax } from "./tax.ts";
+import { CII_PLACES } from "./terms.ts";
 import { readTotals } from "./totals.ts";
 import { NAMESPACES } from "./vocabulary.ts";
 
@@ -34,7 +36,17 @@ function parseCii(xml: string | Uint8Array): Element {
 
 /** Reads a CII invoice or credit note; throws `CiiReadError` on DOCTYPEs, malformed XML or another root. */
 export function readCii(xml: string | Uint8Array): Invoice {
-  const h = headerOf(parseCii(xml));
+  return readRoot(parseCii(xml));
+}
+
+/** `readCii`, and every value of the source it left unread. */
+export function readCiiWithLeftovers(xml: string | Uint8Array): { invoice: Invoice; leftovers: Leftover[] } {
+  const root = parseCii(xml);
+  return readWithLeftovers(root, () => readRoot(root), CII_PLACES);
+}
+
+function readRoot(root: Element): Invoice {
+  const h = headerOf(root);
   const document = readDocument(h);
   return {
     ...document,

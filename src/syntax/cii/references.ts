@@ -4,7 +4,7 @@
 
 import type { Identifier, Invoice, SupportingDocument } from "../../model/index.ts";
 import { identifier } from "../values.ts";
-import { attrOf } from "../xml-reader.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { group, type XmlNode } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
@@ -36,7 +36,8 @@ const issuerId = (parent: Element | undefined, path: string) => cii.text(parent,
 
 export function readReferences(h: Header): ReferenceTerms {
   const additional = cii.all(h.agreement, "ram:AdditionalReferencedDocument");
-  const ofType = (code: string) => additional.filter((d) => (cii.text(d, "ram:TypeCode") ?? ADDITIONAL.supporting) === code);
+  // A document without a type code is a supporting document, as the writer writes 916 back.
+  const ofType = (code: string) => (d: Element) => cii.matches(d, "ram:TypeCode", (c) => (c ?? ADDITIONAL.supporting) === code);
   return {
     projectReference: cii.text(h.agreement, "ram:SpecifiedProcuringProject/ram:ID"),
     contractReference: issuerId(h.agreement, "ram:ContractReferencedDocument"),
@@ -44,20 +45,20 @@ export function readReferences(h: Header): ReferenceTerms {
     salesOrderReference: issuerId(h.agreement, "ram:SellerOrderReferencedDocument"),
     receivingAdviceReference: issuerId(h.delivery, "ram:ReceivingAdviceReferencedDocument"),
     despatchAdviceReference: issuerId(h.delivery, "ram:DespatchAdviceReferencedDocument"),
-    tenderOrLotReference: cii.text(ofType(ADDITIONAL.tender)[0], "ram:IssuerAssignedID"),
+    tenderOrLotReference: cii.text(additional.find(ofType(ADDITIONAL.tender)), "ram:IssuerAssignedID"),
     invoicedObjectId: readInvoicedObject(h.agreement),
     buyerAccountingReference: cii.text(h.settlement, "ram:ReceivableSpecifiedTradeAccountingAccount/ram:ID"),
     precedingInvoices: cii.all(h.settlement, "ram:InvoiceReferencedDocument").map((d) => ({
       number: cii.text(d, "ram:IssuerAssignedID") ?? "",
       issueDate: readDate(d, "ram:FormattedIssueDateTime"),
     })),
-    supportingDocuments: ofType(ADDITIONAL.supporting).map(readSupportingDocument),
+    supportingDocuments: additional.filter(ofType(ADDITIONAL.supporting)).map(readSupportingDocument),
   };
 }
 
 /** The invoiced object identifier (BT-18 in the header, BT-128 on a line) under `parent`. */
 export function readInvoicedObject(parent: Element | undefined): Identifier | undefined {
-  const d = cii.all(parent, "ram:AdditionalReferencedDocument").find((e) => cii.text(e, "ram:TypeCode") === ADDITIONAL.invoicedObject);
+  const d = cii.all(parent, "ram:AdditionalReferencedDocument").find((e) => cii.matches(e, "ram:TypeCode", (c) => c === ADDITIONAL.invoicedObject));
   const value = cii.text(d, "ram:IssuerAssignedID");
   return value === undefined ? undefined : identifier(value, cii.text(d, "ram:ReferenceTypeCode"));
 }
@@ -76,7 +77,7 @@ export function writeInvoicedObject(id: Identifier | undefined, bt: string, sche
 
 function readSupportingDocument(d: Element): SupportingDocument {
   const binary = cii.one(d, "ram:AttachmentBinaryObject");
-  const base64 = binary?.textContent?.trim();
+  const base64 = textOf(binary);
   return {
     reference: cii.text(d, "ram:IssuerAssignedID") ?? "",
     description: cii.text(d, "ram:Name"),

@@ -5,11 +5,11 @@
 // carries it.
 
 import type { VatBreakdown } from "../../model/index.ts";
-import { VAT_SCHEME } from "../values.ts";
+import { firstRead, VAT_SCHEME } from "../values.ts";
 import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
-import { cii, type Element } from "./vocabulary.ts";
+import { cii } from "./vocabulary.ts";
 
 interface TaxTerms {
   vatBreakdown: VatBreakdown[];
@@ -19,7 +19,6 @@ interface TaxTerms {
 
 export function readTax(h: Header): TaxTerms {
   const taxes = cii.all(h.settlement, "ram:ApplicableTradeTax");
-  const firstOf = <T>(read: (tax: Element) => T | undefined) => taxes.map(read).find((v) => v !== undefined);
   return {
     vatBreakdown: taxes.map((t) => ({
       taxableAmount: cii.text(t, "ram:BasisAmount") ?? "",
@@ -29,8 +28,8 @@ export function readTax(h: Header): TaxTerms {
       exemptionReason: cii.text(t, "ram:ExemptionReason"),
       exemptionReasonCode: cii.text(t, "ram:ExemptionReasonCode"),
     })),
-    taxPointDate: firstOf((t) => readDate(t, "ram:TaxPointDate")),
-    taxPointDateCode: firstOf((t) => cii.text(t, "ram:DueDateTypeCode")),
+    taxPointDate: firstRead(taxes, (t) => readDate(t, "ram:TaxPointDate")),
+    taxPointDateCode: firstRead(taxes, (t) => cii.text(t, "ram:DueDateTypeCode")),
   };
 }
 

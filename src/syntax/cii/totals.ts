@@ -2,7 +2,7 @@
 // BT-110 is in the invoice currency, BT-111 in the VAT accounting currency (BT-6).
 
 import type { DocumentTotals } from "../../model/index.ts";
-import { attrOf } from "../xml-reader.ts";
+import { textOf } from "../xml-reader.ts";
 import { group } from "../xml-writer.ts";
 import type { Contribution, Header } from "./context.ts";
 import { term } from "./values.ts";
@@ -14,14 +14,14 @@ export function readTotals(h: Header, currencyCode: string, taxCurrencyCode: str
   const s = cii.one(h.settlement, SUMMATION);
   const taxTotals = cii.all(s, "ram:TaxTotalAmount");
   const inAccountingCurrency = (e: (typeof taxTotals)[number]) =>
-    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode && attrOf(e, "currencyID") === taxCurrencyCode;
+    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode && cii.matches(e, "@currencyID", (c) => c === taxCurrencyCode);
   return {
     lineNetTotal: cii.text(s, "ram:LineTotalAmount") ?? "",
     allowanceTotal: cii.text(s, "ram:AllowanceTotalAmount"),
     chargeTotal: cii.text(s, "ram:ChargeTotalAmount"),
     taxExclusiveTotal: cii.text(s, "ram:TaxBasisTotalAmount") ?? "",
-    vatTotal: taxTotals.find((e) => !inAccountingCurrency(e))?.textContent?.trim(),
-    vatTotalInAccountingCurrency: taxTotals.find(inAccountingCurrency)?.textContent?.trim(),
+    vatTotal: textOf(taxTotals.find((e) => !inAccountingCurrency(e))),
+    vatTotalInAccountingCurrency: textOf(taxTotals.find(inAccountingCurrency)),
     taxInclusiveTotal: cii.text(s, "ram:GrandTotalAmount") ?? "",
     prepaidAmount: cii.text(s, "ram:TotalPrepaidAmount"),
     roundingAmount: cii.text(s, "ram:RoundingAmount"),

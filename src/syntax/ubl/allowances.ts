@@ -4,7 +4,8 @@
 import type { AllowanceChargeTerms, DocumentAllowanceCharge, LineAllowanceCharge } from "../../model/index.ts";
 import { always, leaf, type XmlNode } from "../xml-writer.ts";
 import { readTaxCategory, writeTaxCategory } from "./tax.ts";
-import { readBoolean, writeAmount } from "./values.ts";
+import { isTrue } from "../values.ts";
+import { writeAmount } from "./values.ts";
 import { ubl, type Element } from "./vocabulary.ts";
 
 export interface Split<T> {
@@ -12,9 +13,11 @@ export interface Split<T> {
   charges: T[];
 }
 
-export function isCharge(el: Element): boolean {
-  return readBoolean(el, "cbc:ChargeIndicator");
-}
+// `cbc:ChargeIndicator` is an `xs:boolean`: `true` or `1` (and their whitespace variants) are true.
+// Each test consumes the indicator only of the elements it keeps (xml-reader.ts, Reader).
+const isCharge = (el: Element): boolean => ubl.matches(el, "cbc:ChargeIndicator", isTrue);
+
+export const isAllowance = (el: Element): boolean => ubl.matches(el, "cbc:ChargeIndicator", (v) => !isTrue(v));
 
 function readTerms(el: Element): AllowanceChargeTerms {
   return {
@@ -28,7 +31,7 @@ function readTerms(el: Element): AllowanceChargeTerms {
 
 function split<T>(elements: Element[], read: (el: Element) => T): Split<T> {
   return {
-    allowances: elements.filter((e) => !isCharge(e)).map(read),
+    allowances: elements.filter(isAllowance).map(read),
     charges: elements.filter(isCharge).map(read),
   };
 }

@@ -6,13 +6,14 @@
 import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
 import type { Currencies } from "../values.ts";
 import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
-import { isCharge, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
+import { isAllowance, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
 import { readLineSeller, writeLineSeller } from "./party.ts";
 import { INVOICED_OBJECT_CODE } from "./references.ts";
 import { LINE_SEQUENCE } from "./sequence.ts";
 import { readTaxCategory, writeTaxCategory } from "./tax.ts";
 import { readIdentifier, writeAmount, writeIdentifier } from "./values.ts";
+import { attrOf, textOf } from "../xml-reader.ts";
 import { KINDS, ubl, type Element, type KindNames } from "./vocabulary.ts";
 
 function readItem(el: Element | undefined): Item {
@@ -24,9 +25,9 @@ function readItem(el: Element | undefined): Item {
     buyerId: ubl.text(el, "cac:BuyersItemIdentification/cbc:ID"),
     standardId: readIdentifier(el, "cac:StandardItemIdentification/cbc:ID"),
     classifications: ubl.all(el, "cac:CommodityClassification/cbc:ItemClassificationCode").map((c) => ({
-      code: c.textContent?.trim() ?? "",
-      listId: c.getAttribute("listID") ?? "",
-      listVersionId: c.getAttribute("listVersionID") || undefined,
+      code: textOf(c) ?? "",
+      listId: attrOf(c, "listID") ?? "",
+      listVersionId: attrOf(c, "listVersionID"),
     })),
     originCountry: ubl.text(el, "cac:OriginCountry/cbc:IdentificationCode"),
     attributes: ubl.all(el, "cac:AdditionalItemProperty").map((p) => ({
@@ -61,7 +62,7 @@ function writeItem(line: InvoiceLine): XmlNode {
 // The price discount (BT-147) and gross price (BT-148) ride on an allowance inside cac:Price.
 function readPrice(el: Element | undefined): PriceDetails {
   if (!el) return { netPrice: "" };
-  const discount = ubl.all(el, "cac:AllowanceCharge").find((ac) => !isCharge(ac));
+  const discount = ubl.all(el, "cac:AllowanceCharge").find(isAllowance);
   return {
     netPrice: ubl.text(el, "cbc:PriceAmount") ?? "",
     discount: discount && ubl.text(discount, "cbc:Amount"),
@@ -92,14 +93,13 @@ function writePrice(price: PriceDetails, currency: string): XmlNode | undefined 
 
 /** The line's VAT total in `currency`: a line may carry one cac:TaxTotal per currency. */
 const lineTaxTotal = (el: Element, currency: string | undefined) =>
-  currency === undefined ? undefined : ubl.all(el, "cac:TaxTotal/cbc:TaxAmount").find((a) => a.getAttribute("currencyID") === currency)?.textContent?.trim();
+  currency === undefined ? undefined : textOf(ubl.all(el, "cac:TaxTotal/cbc:TaxAmount").find((a) => ubl.matches(a, "@currencyID", (c) => c === currency)));
 
 export function readLine(el: Element, names: KindNames, currencies: Currencies): InvoiceLine {
   // The EN binding names no type code for BT-128; Peppol requires 130. Either way it is BT-128.
-  const objectRef = ubl.all(el, "cac:DocumentReference").find((r) => {
-    const code = ubl.text(r, "cbc:DocumentTypeCode");
-    return code === undefined || code === INVOICED_OBJECT_CODE;
-  });
+  const objectRef = ubl
+    .all(el, "cac:DocumentReference")
+    .find((r) => ubl.matches(r, "cbc:DocumentTypeCode", (code) => code === undefined || code === INVOICED_OBJECT_CODE));
   const category = readTaxCategory(ubl.one(el, "cac:Item/cac:ClassifiedTaxCategory"));
   const subLines = ubl.all(el, names.subLine).map((sub) => readLine(sub, names, currencies));
   return {

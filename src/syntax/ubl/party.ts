@@ -17,8 +17,8 @@ export const SEPA_SCHEME = "SEPA";
 function partyIdentifiers(party: Element, creditorIdElsewhere: boolean): Identifier[] {
   return ubl
     .all(party, "cac:PartyIdentification")
-    .map((pi) => readIdentifier(pi, "cbc:ID"))
-    .filter((id): id is Identifier => !!id && !(creditorIdElsewhere && id.scheme === SEPA_SCHEME));
+    .filter((pi) => ubl.matches(pi, "cbc:ID/@schemeID", (scheme) => !(creditorIdElsewhere && scheme === SEPA_SCHEME)))
+    .flatMap((pi) => readIdentifier(pi, "cbc:ID") ?? []);
 }
 
 /**
@@ -29,7 +29,7 @@ function partyIdentifiers(party: Element, creditorIdElsewhere: boolean): Identif
 function taxSchemeId(party: Element, vat: boolean): string | undefined {
   const scheme = ubl
     .all(party, "cac:PartyTaxScheme")
-    .find((s) => (ubl.text(s, "cac:TaxScheme/cbc:ID")?.toUpperCase() === VAT_SCHEME) === vat);
+    .find((s) => ubl.matches(s, "cac:TaxScheme/cbc:ID", (id) => (id?.toUpperCase() === VAT_SCHEME) === vat));
   return scheme && ubl.text(scheme, "cbc:CompanyID");
 }
 

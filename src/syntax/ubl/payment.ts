@@ -9,6 +9,8 @@
 
 import type { CreditTransfer, DirectDebit, DocumentKind, Invoice, PaymentCard, PaymentInstructions, ThirdPartyPayment } from "../../model/index.ts";
 import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
+import { firstRead } from "../values.ts";
+import { contentOf, textOf } from "../xml-reader.ts";
 import { SEPA_SCHEME } from "./party.ts";
 import { writeAmount } from "./values.ts";
 import { ubl, type Element } from "./vocabulary.ts";
@@ -36,8 +38,7 @@ function readCard(means: Element): PaymentCard | undefined {
 /** The SEPA creditor id (BT-90) of a party aggregate, if it carries one. */
 function sepaIdOf(party: Element | undefined): string | undefined {
   const ids = party ? ubl.all(party, "cac:PartyIdentification/cbc:ID") : [];
-  const sepa = ids.find((id) => id.getAttribute("schemeID") === SEPA_SCHEME);
-  return sepa?.textContent?.trim() || undefined;
+  return textOf(ids.find((id) => ubl.matches(id, "@schemeID", (scheme) => scheme === SEPA_SCHEME)));
 }
 
 function readDirectDebit(allMeans: Element[], root: Element): DirectDebit | undefined {
@@ -60,7 +61,7 @@ export function readPaymentInstructions(root: Element): PaymentInstructions | un
     meansText: ubl.attr(first, "cbc:PaymentMeansCode", "name"),
     remittanceInformation: ubl.text(first, "cbc:PaymentID"),
     creditTransfers: allMeans.flatMap((m) => readCreditTransfer(m) ?? []),
-    card: allMeans.map(readCard).find((c) => c),
+    card: firstRead(allMeans, readCard),
     directDebit: readDirectDebit(allMeans, root),
   };
 }
@@ -127,7 +128,7 @@ export function writePaymentInstructions(invoice: Invoice, kind: DocumentKind): 
 // Kept untrimmed: XRechnung's structured discount lines (#SKONTO#...#) must end with a line
 // break (BR-DE-18), and free text is the author's anyway.
 export function readPaymentTerms(root: Element): string | undefined {
-  const notes = ubl.all(root, "cac:PaymentTerms/cbc:Note").flatMap((n) => (n.textContent?.trim() ? n.textContent : []));
+  const notes = ubl.all(root, "cac:PaymentTerms/cbc:Note").flatMap((n) => contentOf(n) ?? []);
   return notes.length > 0 ? notes.join("\n") : undefined;
 }
 

@@ -8,6 +8,7 @@
 import type { DocumentKind, Identifier, Invoice, Note, PrecedingInvoiceReference, SupportingDocument } from "../../model/index.ts";
 import { always, group, leaf, type XmlNode } from "../xml-writer.ts";
 import { readIdentifier, writeIdentifier } from "./values.ts";
+import { attrOf, contentOf, textOf } from "../xml-reader.ts";
 import { ubl, type Element } from "./vocabulary.ts";
 
 export const INVOICED_OBJECT_CODE = "130";
@@ -21,8 +22,8 @@ const SUBJECT = /^#([A-Z]{3})#([\s\S]*)$/;
 export function readNotes(root: Element): Note[] {
   return ubl.all(root, "cbc:Note").flatMap((el): Note[] => {
     // Untrimmed like the payment terms: free text as the author wrote it.
-    const text = el.textContent ?? "";
-    if (!text.trim()) return [];
+    const text = contentOf(el);
+    if (text === undefined) return [];
     const m = SUBJECT.exec(text);
     return [m ? { subjectCode: m[1], text: m[2]! } : { text }];
   });
@@ -32,9 +33,7 @@ export function writeNotes(notes: readonly Note[]): (XmlNode | undefined)[] {
   return notes.map((n) => leaf("cbc:Note", n.subjectCode ? `#${n.subjectCode}#${n.text}` : n.text));
 }
 
-function typeCodeOf(ref: Element): string | undefined {
-  return ubl.text(ref, "cbc:DocumentTypeCode");
-}
+const ofType = (code: string) => (ref: Element) => ubl.matches(ref, "cbc:DocumentTypeCode", (c) => c === code);
 
 /** The references of the header that are single ids in UBL. */
 type HeaderReferences = Pick<
@@ -59,25 +58,22 @@ function readPreceding(ref: Element): PrecedingInvoiceReference | undefined {
 
 function readSupportingDocument(ref: Element): SupportingDocument {
   const binary = ubl.one(ref, "cac:Attachment/cbc:EmbeddedDocumentBinaryObject");
-  const base64 = binary?.textContent?.trim();
+  const base64 = textOf(binary);
   return {
     reference: ubl.text(ref, "cbc:ID") ?? "",
     description: ubl.text(ref, "cbc:DocumentDescription"),
     externalUri: ubl.text(ref, "cac:Attachment/cac:ExternalReference/cbc:URI"),
     attachment:
       binary && base64
-        ? { base64, mimeCode: binary.getAttribute("mimeCode") ?? "", filename: binary.getAttribute("filename") ?? "" }
+        ? { base64, mimeCode: attrOf(binary, "mimeCode") ?? "", filename: attrOf(binary, "filename") ?? "" }
         : undefined,
   };
 }
 
 export function readReferences(root: Element, kind: DocumentKind): HeaderReferences {
   const additional = ubl.all(root, "cac:AdditionalDocumentReference");
-  const invoicedObject = additional.find((r) => typeCodeOf(r) === INVOICED_OBJECT_CODE);
-  const project =
-    kind === "creditNote"
-      ? additional.find((r) => typeCodeOf(r) === PROJECT_CODE)
-      : undefined;
+  const invoicedObject = additional.find(ofType(INVOICED_OBJECT_CODE));
+  const project = kind === "creditNote" ? additional.find(ofType(PROJECT_CODE)) : undefined;
   const orderId = ubl.text(root, "cac:OrderReference/cbc:ID");
   const salesOrderReference = ubl.text(root, "cac:OrderReference/cbc:SalesOrderID");
   return {

@@ -57,11 +57,10 @@ interface TaxTotals {
 
 export function readTaxTotals(root: Element, currencyCode: string, taxCurrencyCode: string | undefined): TaxTotals {
   const totals = ubl.all(root, "cac:TaxTotal");
-  const currencyOf = (t: Element) => ubl.attr(t, "cbc:TaxAmount", "currencyID");
   // Without a distinct accounting currency every tax total is in the invoice currency; the one
   // with the breakdown is the main one.
   const accounting =
-    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode ? totals.find((t) => currencyOf(t) === taxCurrencyCode) : undefined;
+    taxCurrencyCode !== undefined && taxCurrencyCode !== currencyCode ? totals.find((t) => ubl.matches(t, "cbc:TaxAmount/@currencyID", (c) => c === taxCurrencyCode)) : undefined;
   const main = totals.find((t) => t !== accounting && ubl.one(t, "cac:TaxSubtotal")) ?? totals.find((t) => t !== accounting);
   return {
     vatTotal: main && ubl.text(main, "cbc:TaxAmount"),

@@ -1,7 +1,7 @@
 // Value shapes UBL repeats everywhere: identifiers with `schemeID`, amounts with `currencyID`.
 
 import type { Decimal, Identifier } from "../../model/index.ts";
-import { identifier, isTrue } from "../values.ts";
+import { identifier } from "../values.ts";
 import { leaf, type XmlNode } from "../xml-writer.ts";
 import { ubl, type Element } from "./vocabulary.ts";
 
@@ -18,9 +18,4 @@ export function writeIdentifier(name: string, id: Identifier | undefined): XmlNo
 /** An amount in the given currency; UBL requires `currencyID` on every amount. */
 export function writeAmount(name: string, value: Decimal | undefined, currency: string): XmlNode | undefined {
   return leaf(name, value, { currencyID: currency });
-}
-
-/** An `xs:boolean` as written: `true` or `1` (and their whitespace variants) are true. */
-export function readBoolean(from: Element, path: string): boolean {
-  return isTrue(ubl.text(from, path));
 }
