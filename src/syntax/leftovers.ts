@@ -25,7 +25,27 @@ export interface TermPlaces {
   keyOf(shape: string): string;
   /** The extension a value path belongs to (`UBL extension`, `Factur-X EXTENDED`), if any. */
   extensionOf(shape: string): string | undefined;
+  /** Values the writer writes again from the model, so a read that skips them loses nothing. */
+  implied: readonly ImpliedValue[];
 }
+
+/**
+ * A value whose place and content follow from the model: a syntax constant (CII's tax type code
+ * `VAT`, UBL's tax scheme `VAT`, the date format `102`) or a copy of a term the model holds once
+ * (every amount's currency, the payment means code UBL repeats per account). Only the values
+ * listed count: any other value there is information the model does not hold, a leftover.
+ */
+export interface ImpliedValue {
+  /** Whether a table key (keyOf) is one of its places. */
+  at(key: string): boolean;
+  values(invoice: Invoice): readonly (string | undefined)[];
+}
+
+/** Places whose table key ends in `suffix`. */
+export const endingIn = (...suffixes: string[]) => (key: string) => suffixes.some((s) => key === s || key.endsWith(`/${s}`));
+
+/** Every amount's `currencyID`: the invoice currency (BT-5), or the VAT accounting currency (BT-6) on BT-111. */
+export const AMOUNT_CURRENCY: ImpliedValue = { at: endingIn("@currencyID"), values: (i) => [i.currencyCode, i.taxCurrencyCode] };
 
 export const NOT_A_TERM = "not an EN 16931 business term";
 
@@ -51,8 +71,12 @@ function isConsumed(value: DocumentValue, consumed: ReadonlySet<unknown>): boole
 /** Runs `read` over the document `root` and reports every value of it the read left. */
 export function readWithLeftovers(root: Element, read: () => Invoice, places: TermPlaces): { invoice: Invoice; leftovers: Leftover[] } {
   const { result: invoice, consumed } = consumedBy(read);
+  const implied = (v: DocumentValue) => {
+    const key = places.keyOf(v.shape);
+    return places.implied.some((rule) => rule.at(key) && rule.values(invoice).includes(v.value));
+  };
   const leftovers = documentValues(root, places.prefixes)
-    .filter((v) => !isConsumed(v, consumed))
+    .filter((v) => !isConsumed(v, consumed) && !implied(v))
     .map((v) => ({ path: v.path, value: v.value, reason: reasonOf(places, v.shape) }));
   return { invoice, leftovers };
 }

@@ -102,7 +102,6 @@ describe("CII", () => {
     expect(invoice.lines.map((l) => l.item.name)).toEqual(["Chair", "Desk"]);
     expect(leftovers).toEqual([
       { path: "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:Name", value: "Rechnung", reason: "Factur-X EXTENDED" },
-      { path: "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString/@format", value: "102", reason: "BT-2 (format)" },
       {
         path: "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem[1]/ram:SpecifiedTradeProduct/ram:BrandName",
         value: "Acme",
@@ -123,8 +122,24 @@ describe("consumption is recorded only when asked", () => {
   });
 
   test("what a read did not touch is left, attributes and text alike", () => {
-    const places = { prefixes: {}, terms: {}, keyOf: (s: string) => s, extensionOf: () => undefined };
+    const places = { prefixes: {}, terms: {}, keyOf: (s: string) => s, extensionOf: () => undefined, implied: [] };
     const { leftovers } = readWithLeftovers(root, () => (textOf(b), { invoiceNumber: "" }) as never, places);
     expect(leftovers).toEqual([{ path: "/a/b/@x", value: "1", reason: "not an EN 16931 business term" }]);
+  });
+});
+
+describe("values the model implies", () => {
+  const document = (date: string, amount: string) =>
+    `<rsm:CrossIndustryInvoice ${CII_NS}><rsm:ExchangedDocument><ram:ID>INV-1</ram:ID><ram:IssueDateTime>${date}</ram:IssueDateTime></rsm:ExchangedDocument>` +
+    `<rsm:SupplyChainTradeTransaction><ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>` +
+    `<ram:SpecifiedTradeSettlementHeaderMonetarySummation>${amount}</ram:SpecifiedTradeSettlementHeaderMonetarySummation></ram:ApplicableHeaderTradeSettlement></rsm:SupplyChainTradeTransaction></rsm:CrossIndustryInvoice>`;
+
+  test("the date format 102 and a currency equal to BT-5 are carried; another format or currency is left over", () => {
+    const carried = cii(document(`<udt:DateTimeString format="102">20250314</udt:DateTimeString>`, `<ram:TaxTotalAmount currencyID="EUR">19</ram:TaxTotalAmount>`));
+    expect(paths(carried.leftovers)).toEqual([]);
+    const other = cii(document(`<udt:DateTimeString format="203">202503141200</udt:DateTimeString>`, `<ram:TaxTotalAmount currencyID="USD">19</ram:TaxTotalAmount>`));
+    expect(paths(other.leftovers)).toEqual(expect.arrayContaining([
+      "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString/@format",
+    ]));
   });
 });

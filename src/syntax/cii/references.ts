@@ -14,7 +14,7 @@ import { cii, type Element } from "./vocabulary.ts";
 const ADDITIONAL = { tender: "50", invoicedObject: "130", supporting: "916" } as const;
 
 /** CII requires a project name; EN 16931 has none, so this placeholder is the binding's convention. */
-const PROJECT_NAME = "Project reference";
+export const PROJECT_NAME = "Project reference";
 
 /** The model's reference terms, as one CII block reads and writes them. */
 type ReferenceTerms = Pick<

@@ -3,7 +3,8 @@
 // share, told apart by a code, names all of them. What the EN 16931 Factur-X schema leaves out and
 // the EXTENDED one declares is named as that extension.
 
-import type { TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
+import { PROJECT_NAME } from "./references.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
 import { SCHEMAS } from "./schemas.ts";
@@ -248,4 +249,13 @@ export const CII_PLACES: TermPlaces = {
     const key = belowRoot(shape);
     return !declares(SCHEMAS.en16931, key) && declares(SCHEMAS.extended, key) ? "Factur-X EXTENDED" : undefined;
   },
+  implied: [
+    AMOUNT_CURRENCY,
+    // Dates are read and written in format 102 (CCYYMMDD), the one EN 16931 allows.
+    { at: endingIn("udt:DateTimeString/@format", "udt:DateString/@format", "qdt:DateTimeString/@format", "qdt:DateString/@format"), values: () => ["102"] },
+    { at: endingIn("ram:ApplicableTradeTax/ram:TypeCode", "ram:CategoryTradeTax/ram:TypeCode"), values: () => ["VAT"] },
+    // The schema requires a project name; EN 16931 has none and fixes this text.
+    { at: endingIn("ram:SpecifiedProcuringProject/ram:Name"), values: () => [PROJECT_NAME] },
+    { at: endingIn("ram:SpecifiedTradeSettlementPaymentMeans/ram:TypeCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+  ],
 };

@@ -25,15 +25,25 @@ function readCreditTransfer(means: Element): CreditTransfer | undefined {
   };
 }
 
+const NA_NETWORK = "NA";
+
 function readCard(means: Element): PaymentCard | undefined {
   const card = ubl.one(means, "cac:CardAccount");
   if (!card) return undefined;
   return {
     primaryAccountNumber: ubl.text(card, "cbc:PrimaryAccountNumberID") ?? "",
     holderName: ubl.text(card, "cbc:HolderName"),
-    networkId: ubl.text(card, "cbc:NetworkID"),
+    networkId: knownNetwork(ubl.text(card, "cbc:NetworkID")),
   };
 }
+
+/**
+ * NetworkID is mandatory in UBL and no EN 16931 term, so a document converted from CII fills it
+ * with a word for "unknown": ours (`NA`), or KoSIT's converter's (`mapped-from-cii`). Such a filler
+ * names no network; read as absent, it is written back as the filler.
+ */
+const NO_NETWORK: ReadonlySet<string> = new Set([NA_NETWORK, "mapped-from-cii"]);
+const knownNetwork = (id: string | undefined) => (id === undefined || NO_NETWORK.has(id) ? undefined : id);
 
 /** The SEPA creditor id (BT-90) of a party aggregate, if it carries one. */
 function sepaIdOf(party: Element | undefined): string | undefined {
@@ -89,8 +99,7 @@ function writeCard(card: PaymentCard | undefined): XmlNode | undefined {
     always(
       "cac:CardAccount",
       leaf("cbc:PrimaryAccountNumberID", card.primaryAccountNumber),
-      // NetworkID is mandatory in UBL but not an EN 16931 term; "NA" keeps the document schema-valid.
-      leaf("cbc:NetworkID", card.networkId ?? "NA"),
+      leaf("cbc:NetworkID", card.networkId ?? NA_NETWORK),
       leaf("cbc:HolderName", card.holderName),
     )
   );

@@ -3,7 +3,7 @@
 // note's names and XRechnung sub-lines map onto them (keyOf). A place several terms share, told
 // apart by a code, names all of them.
 
-import type { TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import { KINDS, NS, PREFIXES } from "./vocabulary.ts";
 
@@ -214,4 +214,10 @@ export const UBL_PLACES: TermPlaces = {
   terms: TERMS,
   keyOf: (shape) => RENAMES.reduce((key, [from, to]) => key.replace(from, to), shape.replace(/^\/[^/]+\//, "")),
   extensionOf: (shape) => (shape.includes("/ext:UBLExtensions/") ? "UBL extension" : undefined),
+  implied: [
+    AMOUNT_CURRENCY,
+    { at: endingIn("cac:TaxCategory/cac:TaxScheme/cbc:ID", "cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), values: () => ["VAT"] },
+    // One cac:PaymentMeans per account, each repeating the code (payment.ts).
+    { at: endingIn("cac:PaymentMeans/cbc:PaymentMeansCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+  ],
 };
