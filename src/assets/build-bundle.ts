@@ -35,13 +35,13 @@ export const bundleFile = join(buildDir, "..", "assets", "rulesets.bundle");
 /** The native engine's model of one rule entry (its JSON, when it has a plan), or why it has none. */
 export type NativeModel = ReturnType<typeof buildNativeModel>;
 
-/** Builds the native model of every entry, by pinned path: which entries need a SEF follows from it. */
+/** Builds the native model of every entry, by entry id: which entries need a SEF follows from it. */
 export function nativeModels(entries: readonly IndexEntry[]): Map<string, NativeModel> {
-  return new Map(entries.map((entry) => [entry.path, buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)))]));
+  return new Map(entries.map((entry) => [entry.id, buildNativeModel(filesDir, entry, (path) => readFileSync(join(filesDir, path)))]));
 }
 
 /** Whether the native engine has no plan for the entry, which then runs only on SaxonJS (and needs its SEF). */
-export const planless = (entry: IndexEntry, models: ReadonlyMap<string, NativeModel>): boolean => "refused" in models.get(entry.path)!.availability;
+export const planless = (entry: IndexEntry, models: ReadonlyMap<string, NativeModel>): boolean => "refused" in models.get(entry.id)!.availability;
 
 /** The build scripts' line for a bundle written by {@link buildBundle}. */
 export const bundleSummary = (b: ReturnType<typeof buildBundle>): string =>
@@ -62,8 +62,8 @@ export function buildBundle(index: BuildIndex, models: ReadonlyMap<string, Nativ
   const entries: BundledEntry[] = index.entries.map((entry) => {
     for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
     if (entry.sef) take(entry.sef.path, join(buildDir, entry.sef.path));
-    const native = models.get(entry.path);
-    if (!native) throw new Error(`no native model was built for ${entry.path}`);
+    const native = models.get(entry.id);
+    if (!native) throw new Error(`no native model was built for ${entry.id}`);
     if (native.json !== undefined && "model" in native.availability) files.set(native.availability.model, new TextEncoder().encode(native.json));
     // Which rule ids each stylesheet can report: advisories ask whether any artifact that ran enforces a rule.
     return { ...entry, ruleIds: ruleIdsOf(readFileSync(join(buildDir, entry.xslt), "utf8")), native: native.availability };
