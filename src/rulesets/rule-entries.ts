@@ -21,8 +21,11 @@ export function ruleEntryId(path: string, patterns?: PatternSelection): string {
   return "phase" in patterns ? `${path}~phase=${patterns.phase}` : `${path}~without=${patterns.without.join(",")}`;
 }
 
+/** Every rule layer of the catalogue, the conditional ones included. */
+const layerRefs = () => RECORDS.flatMap((r) => [...(r.judge?.rules ?? []), ...(r.judge?.overlays ?? []).map((o) => o.layer)]);
+
 export function ruleEntries(): RuleEntry[] {
-  const refs = RECORDS.flatMap((r) => [...(r.judge?.rules ?? []), ...(r.judge?.overlays ?? []).map((o) => o.layer)]);
+  const refs = layerRefs();
   const entries = new Map<string, RuleEntry>();
   for (const pin of pins.filter(isRuleEntry)) {
     entries.set(pin.path, { id: pin.path, pin });
@@ -34,4 +37,10 @@ export function ruleEntries(): RuleEntry[] {
     }
   }
   return [...entries.values()];
+}
+
+/** The pinned files parts seal instead of their entry (`part.sealed`), in every version of their key. */
+export function partSealedPins(): Pin[] {
+  const sealed = layerRefs().flatMap(({ key, part }) => (part?.sealed ? [{ key, file: part.sealed }] : []));
+  return pins.filter((p) => sealed.some(({ key, file }) => p.path === `${key}/${p.version}/${file}`));
 }

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { extractInvoiceXml } from "../../src/pdf/attachments";
 import { readIndex } from "../../src/rulesets/compile";
-import { isRuleEntry, pinByPath, pins } from "../../src/rulesets/pins";
+import { pinByPath } from "../../src/rulesets/pins";
+import { ruleEntryId } from "../../src/rulesets/rule-entries";
 import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 
 /** The versions a request of today runs, as the engine pass ran them. */
@@ -17,6 +18,7 @@ const latestVersion = (key: string) => new RulesetLifecycle().latest(key, new Da
 import { buildDir } from "../../src/rulesets/sync";
 import { RECORDS } from "../../src/profiles/catalogue";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
+import type { LayerResult } from "../../src/validation/validate";
 import { parseSvrl } from "../../src/validation/svrl";
 import { findingOf } from "../../src/validation/layers/rules";
 import { isPdf } from "../../src/pdf/sniff";
@@ -66,22 +68,15 @@ function saxonFindings(entry: string, r: SaxonResult): ValidationFinding[] {
   }
 }
 
-/**
- * Each layer artifact row of a result, as a pinned entry path. Byte-identical copies in several
- * folders (the France CTC Factur-X files) share one row; any of them gives the same findings.
- */
-function layerPaths(result: ValidationResult): string[] {
-  return (result.rulesetArtifacts ?? []).slice(1).map((row) => {
-    const match = pins.find((p) => isRuleEntry(p) && p.key === row.key && p.version === row.version && p.sha256 === row.fileSha256);
-    if (!match) throw new Error(`artifact row ${JSON.stringify(row)} names no pinned rule entry`);
-    return match.path;
-  });
+/** The rule files a verdict's rule layers ran, as build index ids: `<key>/<version>/<layer name>`. */
+function layerPaths(layers: readonly LayerResult[]): string[] {
+  return layers.filter((l) => (l.layer === "rules" || l.layer === "overlay") && l.status !== "skipped").map((l) => `${l.artifact!.key}/${l.artifact!.version}/${l.name}`);
 }
 
 /** Every rule file a record runs unconditionally, except the France CTC ones no corpus document declares. */
 function pipelineEntries(): string[] {
   const layers = RECORDS.flatMap((r) => r.judge?.rules ?? []);
-  return [...new Set(layers.filter((l) => l.family !== "france-ctc").map((l) => `${l.key}/${latestVersion(l.key)}/${l.file}`))].sort();
+  return [...new Set(layers.filter((l) => l.family !== "france-ctc").map((l) => ruleEntryId(`${l.key}/${latestVersion(l.key)}/${l.file}`, l.part?.patterns)))].sort();
 }
 
 async function inParallel<T>(items: T[], lanes: number, run: (item: T) => Promise<void>): Promise<void> {
@@ -97,7 +92,7 @@ test.skipIf(skip)(
     const rows = allRows();
     const pass = await enginePass(rows);
     const started = performance.now();
-    const index = new Map(readIndex()!.entries.map((e) => [e.path, e]));
+    const index = new Map(readIndex()!.entries.map((e) => [e.id, e]));
 
     // Which documents each stylesheet must judge, and the XML it judged (PDFs: the embedded XML).
     const jobs = new Map<string, string[]>();
@@ -105,7 +100,7 @@ test.skipIf(skip)(
     for (const row of rows) {
       const outcome = pass.records.get(row.path)!.outcome;
       if (!outcome.ok) continue;
-      const layers = layerPaths(outcome.result);
+      const layers = layerPaths(outcome.layers);
       if (layers.length === 0) continue;
       let xml = join(CORPUS, row.path);
       const bytes = new Uint8Array(readFileSync(xml));
