@@ -48,8 +48,8 @@ export const bundleSummary = (b: ReturnType<typeof buildBundle>): string =>
   `bundle: ${b.files} files (${b.sefs} SEFs), ${(b.bytes / 1024 / 1024).toFixed(1)} MiB -> ${b.path}`;
 
 /**
- * Packs what the engine reads at run time: every pinned schema file (XSD imports included), the
- * native engine's rule models, every compiled stylesheet the build made with the code lists it
+ * Packs what the engine reads at run time: every pinned schema file (XSD imports included) and data
+ * entry, the native engine's rule models, every compiled stylesheet the build made with the code lists it
  * opens, and the build index. An entry without a SEF can run only natively (the index says so).
  */
 export function buildBundle(index: BuildIndex, models: ReadonlyMap<string, NativeModel>): { path: string; files: number; bytes: number; sefs: number } {
@@ -58,7 +58,8 @@ export function buildBundle(index: BuildIndex, models: ReadonlyMap<string, Nativ
     if (!existsSync(diskPath)) throw new Error(`missing ${diskPath}: run \`bun scripts/rulesets.ts all\``);
     files.set(bundlePath, readFileSync(diskPath));
   };
-  for (const pin of pins) if (pin.path.endsWith(".xsd")) take(`files/${pin.path}`, join(filesDir, pin.path));
+  // Schemas with their imports, and the data entries (KoSIT's scenarios.xml) a layer reads.
+  for (const pin of pins) if (pin.path.endsWith(".xsd") || (pin.role === "entry" && pin.path.endsWith(".xml"))) take(`files/${pin.path}`, join(filesDir, pin.path));
   const entries: BundledEntry[] = index.entries.map((entry) => {
     for (const list of entry.codeLists) take(`files/${list}`, join(filesDir, list));
     if (entry.sef) take(entry.sef.path, join(buildDir, entry.sef.path));

@@ -59,6 +59,8 @@ const xrechnungWriting: Writing = {
 };
 /** XRechnung 3.x (KoSIT xeinkauf.de URNs, incl. the extension and CVD ids); 1.x/2.x used xoev-de URNs. */
 const xrechnungIds = { ids: [`${EN}#compliant#urn:xeinkauf.de:kosit:xrechnung_`], legacyIds: [`${EN}#compliant#urn:xoev-de:kosit:standard:xrechnung_`] };
+/** KoSIT's validator configuration: the severity it gives some CEN rules per scenario (standard, extension, CVD). */
+const kositScenarios = { key: "xrechnung_severity_overrides", file: "scenarios.xml" };
 
 const xrechnung: ProfileRecord[] = [
   {
@@ -72,7 +74,7 @@ const xrechnung: ProfileRecord[] = [
       extensionCustomizationId: `${XRECHNUNG_ID}#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0`,
       subLines: true,
     },
-    judge: { xsd: "by-document-type", rules: [en16931Ubl, rules("xrechnung_schematron", "xrechnung")("schematron/ubl/XRechnung-UBL-validation.xsl")], advisories: EN16931_ADVISORIES },
+    judge: { xsd: "by-document-type", severities: kositScenarios, rules: [en16931Ubl, rules("xrechnung_schematron", "xrechnung")("schematron/ubl/XRechnung-UBL-validation.xsl")], advisories: EN16931_ADVISORIES },
   },
   {
     id: "cii:xrechnung",
@@ -81,7 +83,7 @@ const xrechnung: ProfileRecord[] = [
     family: "xrechnung-cii",
     recognise: xrechnungIds,
     write: { ...xrechnungWriting, cii: { version: "D16B" } },
-    judge: { xsd: "cii-d16b", rules: [en16931Cii, rules("xrechnung_schematron", "xrechnung")("schematron/cii/XRechnung-CII-validation.xsl")], advisories: EN16931_ADVISORIES },
+    judge: { xsd: "cii-d16b", severities: kositScenarios, rules: [en16931Cii, rules("xrechnung_schematron", "xrechnung")("schematron/cii/XRechnung-CII-validation.xsl")], advisories: EN16931_ADVISORIES },
     // ZUGFeRD 2.1+ carries XRechnung CII under its own file name and level.
     hybrid: { conformanceLevel: "XRECHNUNG", relationship: "Alternative", fileName: "xrechnung.xml", version: "from-xrechnung-id" },
   },

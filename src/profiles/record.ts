@@ -103,6 +103,11 @@ export interface Judgement {
   rules: readonly RuleLayerRef[];
   /** Rule files added when the document meets a condition (the France CTC rules for French invoices). */
   overlays?: readonly ConditionalLayer[];
+  /**
+   * The authority validator's per-scenario severity overrides (KoSIT's scenarios.xml), by artifact
+   * key and file, never a version: the rule layers' findings take the level the document's scenario gives.
+   */
+  severities?: { key: string; file: string };
   /** Advisories that apply (each drawn only where no rule file that ran enforces its rule). */
   advisories?: readonly "BR-CO-25"[];
   /** Result fields naming the schema bundle and runtime of formats judged by XSD alone. */

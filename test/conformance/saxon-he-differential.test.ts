@@ -15,9 +15,11 @@ import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 
 /** The versions a request of today runs, as the engine pass ran them. */
 const latestVersion = (key: string) => new RulesetLifecycle().latest(key, new Date().toISOString().slice(0, 10)).version;
-import { buildDir } from "../../src/rulesets/sync";
+import { buildDir, filesDir } from "../../src/rulesets/sync";
 import { RECORDS } from "../../src/profiles/catalogue";
-import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
+import type { Severity, ValidationFinding, ValidationResult } from "../../src/validation/result";
+import { readScenarios, scenarioFor, type Scenario } from "../../src/validation/kosit-scenarios";
+import { readXml } from "../../src/native/xml-reader";
 import type { LayerResult } from "../../src/validation/validate";
 import { parseSvrl } from "../../src/validation/svrl";
 import { findingOf } from "../../src/validation/layers/rules";
@@ -54,18 +56,33 @@ function keyOf(f: ValidationFinding): string {
   return JSON.stringify([f.ruleId, f.severity, f.location ?? null, f.message]);
 }
 
-/** Findings Saxon-HE gives for one stylesheet run, as the service would report them. */
-function saxonFindings(entry: string, r: SaxonResult): ValidationFinding[] {
+/** Findings Saxon-HE gives for one stylesheet run, as the service would report them (at its scenario's levels). */
+function saxonFindings(entry: string, r: SaxonResult, levels: ReadonlyMap<string, Severity> | undefined): ValidationFinding[] {
   const stopped = (error: string): ValidationFinding[] => [
     { ruleId: "RULE_FILE_STOPPED", severity: "fatal", message: `the rule file ${entry} stopped on this document: ${error}` },
   ];
   if (r.error !== null) return stopped(r.error);
   try {
-    return parseSvrl(r.svrl!).map(findingOf);
+    return parseSvrl(r.svrl!).map((f) => findingOf(f, levels));
   } catch {
     // A document that stops can leave a cut-off output file behind and no reported error.
     return stopped("output cut off (not well-formed SVRL)");
   }
+}
+
+const scenarioTables = new Map<string, Scenario[]>();
+
+/**
+ * The levels KoSIT's scenario gives the document's findings, when its verdict ran the severities
+ * layer (test/validation/kosit-scenarios.test.ts holds the choice of scenario to the pinned table).
+ */
+function levelsOf(layers: readonly LayerResult[], xml: string): ReadonlyMap<string, Severity> | undefined {
+  const layer = layers.find((l) => l.layer === "severities" && l.status === "ran");
+  if (!layer) return undefined;
+  const path = `${layer.artifact!.key}/${layer.artifact!.version}/${layer.name}`;
+  let scenarios = scenarioTables.get(path);
+  if (!scenarios) scenarioTables.set(path, (scenarios = readScenarios(readFileSync(join(filesDir, path)))));
+  return scenarioFor(scenarios, readXml(readFileSync(xml)))?.levels;
 }
 
 /** The rule files a verdict's rule layers ran, as build index ids: `<key>/<version>/<layer name>`. */
@@ -96,7 +113,7 @@ test.skipIf(skip)(
 
     // Which documents each stylesheet must judge, and the XML it judged (PDFs: the embedded XML).
     const jobs = new Map<string, string[]>();
-    const judged: { path: string; xml: string; layers: string[]; result: ValidationResult }[] = [];
+    const judged: { path: string; xml: string; layers: string[]; levels?: ReadonlyMap<string, Severity>; result: ValidationResult }[] = [];
     for (const row of rows) {
       const outcome = pass.records.get(row.path)!.outcome;
       if (!outcome.ok) continue;
@@ -111,7 +128,7 @@ test.skipIf(skip)(
         mkdirSync(dirname(xml), { recursive: true });
         writeFileSync(xml, extracted.xml);
       }
-      judged.push({ path: row.path, xml, layers, result: outcome.result });
+      judged.push({ path: row.path, xml, layers, levels: levelsOf(outcome.layers, xml), result: outcome.result });
       for (const layer of layers) jobs.set(layer, jobs.get(layer) ?? []).get(layer)!.push(xml);
     }
 
@@ -141,7 +158,7 @@ test.skipIf(skip)(
       }
       const expected: ValidationFinding[] = [];
       for (const layer of doc.layers) {
-        const found = saxonFindings(layer, saxon.get(layer)!.get(doc.xml)!);
+        const found = saxonFindings(layer, saxon.get(layer)!.get(doc.xml)!, doc.levels);
         expected.push(...found);
         runs++;
         const sheet = perSheet.get(layer) ?? { documents: 0, findings: 0, stops: 0, differing: 0 };

@@ -39,9 +39,10 @@ export function overlayLayer({ when, layer: ref }: ConditionalLayer): Layer<Judg
   };
 }
 
-/** One engine finding as the service reports it. */
-export function findingOf(f: Finding): ValidationFinding {
-  return { ruleId: ruleIdOf(f), severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
+/** One engine finding as the service reports it, at the level `levels` gives its rule (KoSIT's scenario) or its flag's. */
+export function findingOf(f: Finding, levels?: ReadonlyMap<string, Severity>): ValidationFinding {
+  const ruleId = ruleIdOf(f);
+  return { ruleId, severity: levels?.get(ruleId) ?? severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
 function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
@@ -54,6 +55,9 @@ function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
   s.ruleIdsRan.push(s.engine.schematron.entry(entry).ruleIds ?? []);
   const field = VERSION_FIELDS[ref.family];
   if (field && !(field in s.versions)) s.versions[field] = artifact.version;
+  // The EN 16931 version is that of the first rule file, which carries the core rules: the CEN file,
+  // or the national bundle that embeds them.
+  s.versions.schematronVersion ??= artifact.version;
   try {
     const run = s.engine.schematron.run(entry, s.text);
     row.engine = run.engine;
@@ -61,8 +65,8 @@ function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
     const omitted: { ruleId: string; severity: Severity; count: number }[] = [];
     for (const f of run.findings) {
       const ruleId = ruleIdOf(f);
-      if (f.omitted) omitted.push({ ruleId, severity: severityOfFlag(f.flag), count: f.omitted });
-      else findings.push(findingOf(f));
+      if (f.omitted) omitted.push({ ruleId, severity: s.levels?.get(ruleId) ?? severityOfFlag(f.flag), count: f.omitted });
+      else findings.push(findingOf(f, s.levels));
       if (ref.family === "france-ctc") s.franceCtcRuleIds.add(ruleId);
     }
     return { status: "ran", row, engine: run.engine, findings, omitted };
