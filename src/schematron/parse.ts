@@ -131,8 +131,7 @@ function parsePhase(phase: Source): string[] {
 function select(root: Source, patterns: Source[], phases: Map<string, string[]>, selection: PatternSelection | undefined): Source[] {
   if (!selection) return patterns;
   const inPhase = "phase" in selection;
-  const named = inPhase ? phases.get(selection.phase) : selection.without;
-  if (!named) fail(root, `no phase "${inPhase && selection.phase}"`);
+  const named = inPhase ? (phases.get(selection.phase) ?? fail(root, `no phase "${selection.phase}"`)) : selection.without;
   const idOf = (pattern: Source) => attr(pattern.el, "id") ?? "";
   const unknown = named.filter((id) => !patterns.some((p) => idOf(p) === id));
   if (unknown.length) fail(root, `no pattern ${unknown.map((id) => `"${id}"`).join(", ")}`);
