@@ -67,8 +67,10 @@ describe("artifacts", () => {
       const versions = [...new Set(pins.filter((p) => p.key === layer.key).map((p) => p.version))];
       if (!versions.length) missing.push(`${layer.key}: no pinned version`);
       for (const version of versions) {
-        const path = `${layer.key}/${version}/${layer.file}`;
-        if (!pinned.has(`${layer.key}\u0000${path}`)) missing.push(path);
+        for (const file of [layer.file, ...(layer.part?.sealed ? [layer.part.sealed] : [])]) {
+          const path = `${layer.key}/${version}/${file}`;
+          if (!pinned.has(`${layer.key}\u0000${path}`)) missing.push(path);
+        }
       }
     }
     expect(missing).toEqual([]);
