@@ -6,6 +6,6 @@ import { prepareRulesets } from "../src/rulesets/compile";
 
 const { index } = await prepareRulesets();
 const models = nativeModels(index.entries);
-const unrunnable = index.entries.filter((e) => !e.sef && planless(e, models)).map((e) => e.path);
+const unrunnable = index.entries.filter((e) => !e.sef && planless(e, models)).map((e) => e.id);
 console.log(bundleSummary(buildBundle(index, models)));
 if (unrunnable.length) console.warn(`bundle: no native plan and no SEF, so they cannot run (bun scripts/rulesets.ts all compiles them):\n  ${unrunnable.join("\n  ")}`);

@@ -77,7 +77,7 @@ async function compile(args: string[], scope: SefScope): Promise<void> {
   const { index, skipped } = await prepareRulesets({ only, onEvent: (e) => console.warn(`  SKIPPED  ${e.reason}`) });
   const models = nativeModels(index.entries);
   const withoutPlan = index.entries.filter((e) => planless(e, models));
-  const wanted = (scope === "all" ? index.entries : withoutPlan).filter((e) => !only.length || only.some((s) => e.path.includes(s)));
+  const wanted = (scope === "all" ? index.entries : withoutPlan).filter((e) => !only.length || only.some((s) => e.id.includes(s)));
   const toCompile = args.includes("--force") ? wanted : wanted.filter((e) => !e.sef);
   const parallel = parallelExports();
   console.log(
@@ -89,8 +89,8 @@ async function compile(args: string[], scope: SefScope): Promise<void> {
     parallel,
     onEvent: (e) =>
       e.kind === "start"
-        ? progress(e.n, e.of, `compiling ${e.entry.path}`)
-        : progress(e.n, e.of, `done ${e.entry.path}: ${e.entry.sef!.compileSeconds} s, ${(e.entry.sef!.bytes / 1e6).toFixed(1)} MB`),
+        ? progress(e.n, e.of, `compiling ${e.entry.id}`)
+        : progress(e.n, e.of, `done ${e.entry.id}: ${e.entry.sef!.compileSeconds} s, ${(e.entry.sef!.bytes / 1e6).toFixed(1)} MB`),
   });
   const bundle = buildBundle(index, models);
   const secs = ((performance.now() - started) / 1000).toFixed(0);

@@ -105,6 +105,7 @@ export const TIERS = {
     "test/syntax/ubl-roundtrip.test.ts",
     "test/syntax/xml-policy.test.ts",
     "test/validation/hybrid-rules.test.ts",
+    "test/validation/kosit-scenarios.test.ts",
     "test/validation/layers.test.ts",
     "test/validation/reading-policy-verdict.test.ts",
     "test/validation/rule-engines.test.ts",

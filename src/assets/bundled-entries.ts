@@ -4,19 +4,19 @@ import type { Bundle } from "./bundle-format";
 
 const read = new WeakMap<Bundle, ReadonlyMap<string, BundledEntry>>();
 
-/** The rule entries of a bundle's build index, by pinned path (read once per bundle). */
+/** The rule entries of a bundle's build index, by entry id (read once per bundle). */
 export function bundledEntries(bundle: Bundle): ReadonlyMap<string, BundledEntry> {
   let entries = read.get(bundle);
   if (!entries) {
     const index = JSON.parse(bundle.text("index.json")) as BuildIndex;
-    entries = new Map((index.entries as BundledEntry[]).map((e) => [e.path, e]));
+    entries = new Map((index.entries as BundledEntry[]).map((e) => [e.id, e]));
     read.set(bundle, entries);
   }
   return entries;
 }
 
-export function bundledEntry(bundle: Bundle, entryPath: string): BundledEntry {
-  const entry = bundledEntries(bundle).get(entryPath);
-  if (!entry) throw new Error(`no compiled rule file for ${entryPath} in the ruleset bundle`);
+export function bundledEntry(bundle: Bundle, entryId: string): BundledEntry {
+  const entry = bundledEntries(bundle).get(entryId);
+  if (!entry) throw new Error(`no compiled rule file for ${entryId} in the ruleset bundle`);
   return entry;
 }

@@ -11,6 +11,7 @@
 import { relative } from "node:path";
 import { documentTarget } from "../rulesets/pins.ts";
 import type { Schema } from "../schematron/model.ts";
+import type { PatternSelection } from "../profiles/record.ts";
 import { SchematronError } from "../schematron/error.ts";
 import type { XDocument } from "./xpath/document.ts";
 import { compileSchema, type Plan } from "./engine.ts";
@@ -39,15 +40,15 @@ function codeListResolver(entryPath: string, codeLists: readonly string[], read:
  */
 export function buildNativeModel(
   filesDir: string,
-  entry: { path: string; codeLists: readonly string[] },
+  entry: { id: string; path: string; patterns?: PatternSelection; codeLists: readonly string[] },
   read: (path: string) => Uint8Array,
 ): { availability: NativeAvailability; json?: string } {
   try {
-    const { kind, schema } = readRuleSource(`${filesDir}/${entry.path}`);
+    const { kind, schema } = readRuleSource(`${filesDir}/${entry.path}`, entry.patterns);
     // Origins name files relative to the rulesets root, so the bundle does not depend on where it was built.
     const json = JSON.stringify(schema, (key, value) => (key === "file" && typeof value === "string" ? relative(filesDir, value) : value));
     planOf(json, entry, read, { eager: true });
-    return { availability: { source: kind, model: `native/${entry.path}.json` }, json };
+    return { availability: { source: kind, model: `native/${entry.id}.json` }, json };
   } catch (error) {
     if (error instanceof XPathError || error instanceof SchematronError) return { availability: { refused: error.message.replaceAll(`${filesDir}/`, "") } };
     throw error;

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { parseSchematron } from "../schematron/parse.ts";
 import type { Schema } from "../schematron/model.ts";
+import type { PatternSelection } from "../profiles/record.ts";
 import { readSchxslt } from "./from-xslt/schxslt.ts";
 import { readSkeletonXslt } from "./from-xslt/skeleton.ts";
 import { fail } from "./xpath/errors.ts";
@@ -22,13 +23,17 @@ export function sourceKindOf(path: string, text: string): SourceKind {
   return fail("XTSE0010", `${path} was written by no Schematron compiler the native engine reads`);
 }
 
-/** The rule model of the pinned file at `absolutePath` (a `.sch` may include files beside it). */
-export function readRuleSource(absolutePath: string): { kind: SourceKind; schema: Schema } {
+/**
+ * The rule model of the pinned file at `absolutePath` (a `.sch` may include files beside it): all of
+ * it, or for a `.sch` the patterns selected.
+ */
+export function readRuleSource(absolutePath: string, selection?: PatternSelection): { kind: SourceKind; schema: Schema } {
   const text = readFileSync(absolutePath, "utf8");
   const kind = sourceKindOf(absolutePath, text);
+  if (selection && kind !== "schematron") throw new Error(`${absolutePath}: only a Schematron source can run part of its patterns`);
   switch (kind) {
     case "schematron":
-      return { kind, schema: parseSchematron(absolutePath) };
+      return { kind, schema: parseSchematron(absolutePath, selection) };
     case "iso-skeleton":
       return { kind, schema: readSkeletonXslt(text, absolutePath) };
     case "schxslt":

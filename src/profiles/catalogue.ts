@@ -21,6 +21,7 @@ const franceCtc = rules("france_ctc_schematron", "france-ctc");
 const en16931Ubl = rules("en16931_ubl_schematron", "en16931")("ubl/xslt/EN16931-UBL-validation.xslt");
 const en16931Cii = rules("en16931_cii_schematron", "en16931")("cii/xslt/EN16931-CII-validation.xslt");
 const peppol = rules("peppol_bis_schematron", "peppol");
+const romania = rules("romania_ro_cius_schematron", "romania");
 const frenchInvoice = (file: string): ConditionalLayer => ({ when: "french-invoice", layer: franceCtc(file) });
 
 /** The BR-CO-25 advisory concerns every EN 16931 profile (spec, Validation result). */
@@ -61,6 +62,8 @@ const xrechnungWriting: Writing = {
 };
 /** XRechnung 3.x (KoSIT xeinkauf.de URNs, incl. the extension and CVD ids); 1.x/2.x used xoev-de URNs. */
 const xrechnungIds = { ids: [`${EN}#compliant#urn:xeinkauf.de:kosit:xrechnung_`], legacyIds: [`${EN}#compliant#urn:xoev-de:kosit:standard:xrechnung_`] };
+/** KoSIT's validator configuration: the severity it gives some CEN rules per scenario (standard, extension, CVD). */
+const kositScenarios = { key: "xrechnung_severity_overrides", file: "scenarios.xml" };
 
 const xrechnung: ProfileRecord[] = [
   {
@@ -74,7 +77,7 @@ const xrechnung: ProfileRecord[] = [
       extensionCustomizationId: `${XRECHNUNG_ID}#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0`,
       subLines: true,
     },
-    judge: { xsd: "by-document-type", rules: [en16931Ubl, rules("xrechnung_schematron", "xrechnung")("schematron/ubl/XRechnung-UBL-validation.xsl")], advisories: EN16931_ADVISORIES },
+    judge: { xsd: "by-document-type", severities: kositScenarios, rules: [en16931Ubl, rules("xrechnung_schematron", "xrechnung")("schematron/ubl/XRechnung-UBL-validation.xsl")], advisories: EN16931_ADVISORIES },
   },
   {
     id: "cii:xrechnung",
@@ -83,7 +86,7 @@ const xrechnung: ProfileRecord[] = [
     family: "xrechnung-cii",
     recognise: xrechnungIds,
     write: { ...xrechnungWriting, cii: { version: "D16B" } },
-    judge: { xsd: "cii-d16b", rules: [en16931Cii, rules("xrechnung_schematron", "xrechnung")("schematron/cii/XRechnung-CII-validation.xsl")], advisories: EN16931_ADVISORIES },
+    judge: { xsd: "cii-d16b", severities: kositScenarios, rules: [en16931Cii, rules("xrechnung_schematron", "xrechnung")("schematron/cii/XRechnung-CII-validation.xsl")], advisories: EN16931_ADVISORIES },
     // ZUGFeRD 2.1+ carries XRechnung CII under its own file name and level.
     hybrid: { conformanceLevel: "XRECHNUNG", relationship: "Alternative", fileName: "xrechnung.xml", version: "from-xrechnung-id" },
   },
@@ -101,6 +104,7 @@ const peppolUblWriting = (customizationId: string, overlay?: Writing["overlay"])
 const PEPPOL_ID = `${EN}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0`;
 /** Current (CIUS-RO:1.0.1) and legacy (CIUS-RO:1.0.0) Romanian URNs share this prefix. */
 const ROMANIA_PREFIX = `${EN}#compliant#urn:efactura.mfinante.ro:CIUS-RO:`;
+const ROMANIA_ENTRY = "ro16931-ubl-1.0.9/EN16931-CIUS_RO-UBL-validation.sch";
 /** NLCIUS matches by prefix (the spec says so); covers the G-account extension id too. */
 const NLCIUS_ID = `${EN}#compliant#urn:fdc:nen.nl:nlcius:v1.0`;
 
@@ -129,8 +133,20 @@ const peppolFamily: ProfileRecord[] = [
     family: "romania-ubl",
     recognise: { ids: [ROMANIA_PREFIX] },
     write: peppolUblWriting(`${ROMANIA_PREFIX}1.0.1`, "romania"),
-    // ANAF's 1.0.9 release is one Schematron that includes the CEN rules and the CIUS-RO rules.
-    judge: { xsd: "by-document-type", rules: [rules("romania_ro_cius_schematron", "romania")("ro16931-ubl-1.0.9/EN16931-CIUS_RO-UBL-validation.sch")], advisories: EN16931_ADVISORIES },
+    // The spec runs two rule files, CIUS rules then operational rules; ANAF's 1.0.9 release is one
+    // Schematron holding both: the EN 16931 rules in ANAF's binding, and the national rules in its
+    // pattern ROmodel (cius-ro/RO16931-rules.sch). Both layers are compiled from ANAF's entry, the
+    // authority's bytes: phive's ROeFactura XSLT is a hand-made derivative (its reports rewritten as
+    // asserts) and serves only as the tests' reference. Together the layers run exactly ANAF's rule
+    // set, no check twice; never CEN 1.3.16, whose UBL-SR-53 rejects ANAF's own valid examples.
+    judge: {
+      xsd: "by-document-type",
+      rules: [
+        { ...romania(ROMANIA_ENTRY), part: { patterns: { without: ["ROmodel"] } } },
+        { ...romania(ROMANIA_ENTRY), part: { patterns: { phase: "romodel_phase" }, sealed: "ro16931-ubl-1.0.9/cius-ro/RO16931-rules.sch" } },
+      ],
+      advisories: EN16931_ADVISORIES,
+    },
   },
   // ANAF publishes no CII rules: recognised, so the verdict can say so, but not judged (its
   // public catalogue row is the UBL one).

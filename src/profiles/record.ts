@@ -76,6 +76,24 @@ export interface RuleLayerRef {
   /** Entry file relative to `<key>/<version>/`. */
   file: string;
   family: RuleFamily;
+  /** Only part of a Schematron entry runs in this layer; absent: all of it. */
+  part?: EntryPart;
+}
+
+/**
+ * Which patterns of a Schematron entry run: those of one of the file's phases, or every pattern but
+ * the named ones (for a split the authority's phases do not express).
+ */
+export type PatternSelection = { phase: string } | { without: readonly string[] };
+
+/** Part of a Schematron entry run as a layer of its own, compiled by our build from the pinned entry. */
+export interface EntryPart {
+  patterns: PatternSelection;
+  /**
+   * The pinned file (relative to `<key>/<version>/`) that holds the selected patterns, sealed instead
+   * of the entry so the seal names the bytes whose rules ran; absent: the entry is sealed.
+   */
+  sealed?: string;
 }
 
 export interface Judgement {
@@ -85,6 +103,11 @@ export interface Judgement {
   rules: readonly RuleLayerRef[];
   /** Rule files added when the document meets a condition (the France CTC rules for French invoices). */
   overlays?: readonly ConditionalLayer[];
+  /**
+   * The authority validator's per-scenario severity overrides (KoSIT's scenarios.xml), by artifact
+   * key and file, never a version: the rule layers' findings take the level the document's scenario gives.
+   */
+  severities?: { key: string; file: string };
   /** Advisories that apply (each drawn only where no rule file that ran enforces its rule). */
   advisories?: readonly "BR-CO-25"[];
   /** Result fields naming the schema bundle and runtime of formats judged by XSD alone. */

@@ -1,4 +1,5 @@
 import { entryPins } from "./pins";
+import { partSealedPins } from "./rule-entries";
 import type { RulesetLifecycle } from "./lifecycle";
 import type { ArtifactRow } from "./seal";
 import { CATALOGUE_FAMILIES as FAMILIES } from "../profiles/catalogue";
@@ -12,9 +13,12 @@ export const CHANNELS = [
   },
 ];
 
-/** Every row that can appear in a seal: the entry files (root schemas and rule files) of every pinned version. */
+/**
+ * Every row that can appear in a seal: the entry files (root schemas and rule files) of every pinned
+ * version, and the files that parts of an entry seal instead of it.
+ */
 function catalogueArtifacts(): ArtifactRow[] {
-  return entryPins().map((p) => ({ key: p.key, version: p.version, fileSha256: p.sha256 }));
+  return [...entryPins(), ...partSealedPins()].map((p) => ({ key: p.key, version: p.version, fileSha256: p.sha256 }));
 }
 
 /** The catalogue as it stands on `day` (YYYY-MM-DD): what latest serves, what is retained, what is announced. */

@@ -1,18 +1,21 @@
-// Prepares every pinned rule entry (its XSLT: the pinned file, or our own .sch -> XSLT compiler's
-// output; the rewrites; the code lists it reads) and compiles the ones asked for to a SaxonJS SEF,
+// Prepares every rule entry (rule-entries.ts: the pinned rule files and the parts of them a layer
+// runs alone) (its XSLT: the pinned file, or our own .sch -> XSLT compiler's output; the rewrites;
+// the code lists it reads) and compiles the ones asked for to a SaxonJS SEF,
 // writing build/rulesets/index.json describing what was built. Preparing takes seconds; a SEF takes
 // up to half a minute, so SEFs are compiled only for the entries that will run on SaxonJS.
 //
 // Layout under build/rulesets/:
 //   files/<path>               pinned bytes (sync.ts)
-//   xslt/<path>.xsl            XSLT generated from a pinned .sch
-//   rewritten/<path>[.xsl]     the copy actually compiled (rewrites.ts applied)
-//   sef/<path>.sef.json        the SEF, with <name>.cachekey beside it and the code lists it reads
+//   xslt/<id>.xsl              XSLT generated from a pinned .sch (or part of it; id: rule-entries.ts)
+//   rewritten/<id>[.xsl]       the copy actually compiled (rewrites.ts applied)
+//   sef/<id>.sef.json          the SEF, with <name>.cachekey beside it and the code lists it reads
 
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
-import { documentTarget, isRuleEntry, pinByPath, pins, type Pin } from "./pins";
+import { documentTarget, pinByPath, type Pin } from "./pins";
+import { ruleEntries, type RuleEntry } from "./rule-entries";
+import type { PatternSelection } from "../profiles/record";
 import { REWRITES_VERSION, rewriteStylesheet } from "./rewrites";
 import { buildDir, filesDir, repoRoot, writeAtomically } from "./sync";
 import { sha256Hex } from "./seal";
@@ -22,10 +25,14 @@ const schematronModule = join(repoRoot, "src/schematron/compile.ts");
 const xslt3 = join(repoRoot, "node_modules/xslt3/xslt3.js");
 
 export interface IndexEntry {
+  /** What the bundle and the rule engines call it: the pinned path, or a part's handle (rule-entries.ts). */
+  id: string;
   key: string;
   version: string;
   /** The pinned entry file, relative to the rulesets root. */
   path: string;
+  /** The patterns of a part; absent: the whole entry. */
+  patterns?: PatternSelection;
   /** SHA-256 of the pinned entry file. */
   sha256: string;
   /** The compiled SEF, or null when none was asked for (the entry then runs only natively). */
@@ -54,7 +61,7 @@ export interface BuildIndex {
   entries: IndexEntry[];
 }
 
-type PrepareEvent = { kind: "skipped"; pin: Pin; reason: string };
+type PrepareEvent = { kind: "skipped"; entry: RuleEntry; reason: string };
 
 type CompileEvent = { kind: "start"; entry: IndexEntry; n: number; of: number } | { kind: "done"; entry: IndexEntry; n: number; of: number };
 
@@ -63,27 +70,29 @@ export function readIndex(): BuildIndex | null {
 }
 
 /**
- * Writes the XSLT, rewritten copy and code lists of every rule entry (those whose path contains one
- * of `only`, when given) and the index describing them. An entry keeps the SEF already built for
- * the same input (its cache key); the others have none until {@link compileSefs}. Returns the index
- * and the entries that could not be prepared because the Schematron compiler is absent.
+ * Writes the XSLT, rewritten copy and code lists of every rule entry (those whose id contains one
+ * of `only`, when given, keeping the rest of the index) and the index describing them. An entry
+ * keeps the SEF already built for the same input (its cache key); the others have none until
+ * {@link compileSefs}. Returns the index and the entries that could not be prepared because the
+ * Schematron compiler is absent.
  */
-export async function prepareRulesets(opts: { only?: string[]; onEvent?: (e: PrepareEvent) => void } = {}): Promise<{ index: BuildIndex; skipped: Pin[] }> {
+export async function prepareRulesets(opts: { only?: string[]; onEvent?: (e: PrepareEvent) => void } = {}): Promise<{ index: BuildIndex; skipped: RuleEntry[] }> {
   const previous = readIndex();
-  const index: BuildIndex = { rewritesVersion: REWRITES_VERSION, entries: previous?.entries ?? [] };
-  const skipped: Pin[] = [];
-  const selected = pins.filter(isRuleEntry).filter((p) => !opts.only?.length || opts.only.some((s) => p.path.includes(s)));
-  for (const pin of selected) {
-    const source = await sourceStylesheet(pin);
+  const only = opts.only?.length ? opts.only : undefined;
+  const index: BuildIndex = { rewritesVersion: REWRITES_VERSION, entries: only ? (previous?.entries ?? []) : [] };
+  const skipped: RuleEntry[] = [];
+  const selected = ruleEntries().filter((e) => !only || only.some((s) => e.id.includes(s)));
+  for (const rule of selected) {
+    const source = await sourceStylesheet(rule);
     if ("skip" in source) {
-      skipped.push(pin);
-      opts.onEvent?.({ kind: "skipped", pin, reason: source.skip });
+      skipped.push(rule);
+      opts.onEvent?.({ kind: "skipped", entry: rule, reason: source.skip });
       continue;
     }
-    const entry = prepareOne(pin, source, previous?.entries.find((e) => e.path === pin.path));
-    index.entries = index.entries.filter((e) => e.path !== pin.path).concat(entry);
+    const entry = prepareOne(rule, source, previous?.entries.find((e) => e.id === rule.id));
+    index.entries = index.entries.filter((e) => e.id !== rule.id).concat(entry);
   }
-  index.entries.sort((a, b) => a.path.localeCompare(b.path));
+  index.entries.sort((a, b) => a.id.localeCompare(b.id));
   writeAtomically(indexPath, JSON.stringify(index, null, 2) + "\n");
   return { index, skipped };
 }
@@ -101,7 +110,7 @@ export async function compileSefs(index: BuildIndex, entries: readonly IndexEntr
     const entry = queue.shift();
     if (!entry) return;
     opts.onEvent?.({ kind: "start", entry, n: ++started, of: entries.length });
-    const sef = sefFile(entry.path);
+    const sef = sefFile(entry.id);
     const compileSeconds = await exportSef(join(buildDir, entry.xslt), sef);
     writeAtomically(cacheKeyFile(sef), entry.cacheKey + "\n");
     entry.sef = sefOf(sef, compileSeconds);
@@ -118,21 +127,21 @@ interface SourceStylesheet {
   bytes: Buffer;
 }
 
-async function sourceStylesheet(pin: Pin): Promise<SourceStylesheet | { skip: string }> {
+async function sourceStylesheet({ id, pin, patterns }: RuleEntry): Promise<SourceStylesheet | { skip: string }> {
   const pinned = pinnedFile(pin);
   if (!pin.path.endsWith(".sch")) return { file: pinned, bytes: readFileSync(pinned) };
   if (!existsSync(schematronModule)) {
-    return { skip: `no Schematron compiler (src/schematron/compile.ts absent); ${pin.path} not compiled` };
+    return { skip: `no Schematron compiler (src/schematron/compile.ts absent); ${id} not compiled` };
   }
   const { schematronToXslt } = (await import(schematronModule)) as {
-    schematronToXslt(schPath: string): Promise<string>;
+    schematronToXslt(schPath: string, selection?: PatternSelection): Promise<string>;
   };
-  const file = join(buildDir, "xslt", pin.path + ".xsl");
+  const file = join(buildDir, "xslt", id + ".xsl");
   let xslt: string;
   try {
-    xslt = await schematronToXslt(pinned);
+    xslt = await schematronToXslt(pinned, patterns);
   } catch (e) {
-    throw new Error(`compiling ${pin.path} to XSLT failed: ${(e as Error).message}`);
+    throw new Error(`compiling ${id} to XSLT failed: ${(e as Error).message}`);
   }
   writeAtomically(file, xslt);
   return { file, bytes: readFileSync(file) };
@@ -150,8 +159,8 @@ function pinnedFile(pin: Pin): string {
 }
 
 const rel = (abs: string) => relative(buildDir, abs).split("\\").join("/");
-/** Where the SEF of the rule entry at `path` is written, with its cache key beside it. */
-const sefFile = (path: string) => join(buildDir, "sef", path + ".sef.json");
+/** Where the SEF of the rule entry `id` is written, with its cache key beside it. */
+const sefFile = (id: string) => join(buildDir, "sef", id + ".sef.json");
 const cacheKeyFile = (sef: string) => sef.replace(/\.sef\.json$/, ".cachekey");
 
 function sefOf(sef: string, compileSeconds: number | null): Sef {
@@ -159,10 +168,10 @@ function sefOf(sef: string, compileSeconds: number | null): Sef {
   return { path: rel(sef), sha256: sha256Hex(bytes), bytes: bytes.byteLength, compileSeconds };
 }
 
-function prepareOne(pin: Pin, source: SourceStylesheet, previous: IndexEntry | undefined): IndexEntry {
+function prepareOne({ id, pin, patterns }: RuleEntry, source: SourceStylesheet, previous: IndexEntry | undefined): IndexEntry {
   const cacheKey = sha256Hex(`rewrites-v${REWRITES_VERSION}\n${sha256Hex(source.bytes)}`);
-  const sef = sefFile(pin.path);
-  const rewrittenFile = join(buildDir, "rewritten", pin.path.endsWith(".sch") ? pin.path + ".xsl" : pin.path);
+  const sef = sefFile(id);
+  const rewrittenFile = join(buildDir, "rewritten", pin.path.endsWith(".sch") ? id + ".xsl" : id);
 
   const text = source.bytes.toString("utf8");
   const { text: rewritten, counts } = rewriteStylesheet(text, pin.path);
@@ -179,9 +188,11 @@ function prepareOne(pin: Pin, source: SourceStylesheet, previous: IndexEntry | u
   const cached = existsSync(sef) && existsSync(cacheKeyFile(sef)) && readFileSync(cacheKeyFile(sef), "utf8").trim() === cacheKey;
   const seconds = previous?.cacheKey === cacheKey ? (previous.sef?.compileSeconds ?? null) : null;
   return {
+    id,
     key: pin.key,
     version: pin.version,
     path: pin.path,
+    ...(patterns && { patterns }),
     sha256: pin.sha256,
     sef: cached ? sefOf(sef, seconds) : null,
     xslt: rel(rewrittenFile),

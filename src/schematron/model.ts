@@ -7,7 +7,7 @@
  * emitter (`emit-xslt.ts`) and, later, a native engine. Every XPath is kept as the text the
  * schema author wrote (after parameter substitution); nothing here interprets XPath.
  *
- * Phases are not modelled: the service always runs every pattern.
+ * Phases are not modelled: the front end keeps only the patterns a layer selects (see parse.ts).
  */
 
 /** Where a model element came from, for error messages and for tracing a finding to its source. */

@@ -12,11 +12,14 @@
  *   `test`, `select`, `value`, `flag` and `sch:name/@path` attributes and in message text.
  * - `sch:extends rule="id"` inlines the abstract rule's lets and checks, looked up in the same
  *   pattern first and then in the whole schema, like the skeleton does.
+ * - Every pattern runs, unless a {@link PatternSelection} names a phase (its active patterns run, as
+ *   the skeleton's `phase` parameter does) or patterns to leave out.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DOMParser, XMLSerializer, type Document, type Element, type Node } from "@xmldom/xmldom";
 import { SchematronError } from "./error.ts";
+import type { PatternSelection } from "../profiles/record.ts";
 import type {
   Check,
   Let,
@@ -57,8 +60,8 @@ interface Context {
   allPatterns: Source[];
 }
 
-/** Reads `schPath` and everything it includes into a resolved {@link Schema}. */
-export function parseSchematron(schPath: string): Schema {
+/** Reads `schPath` and everything it includes into a resolved {@link Schema}: all its patterns, or those selected. */
+export function parseSchematron(schPath: string, selection?: PatternSelection): Schema {
   const file = resolve(schPath);
   const documents = new Map<string, Document>();
   const root: Source = { el: loadDocument(file, documents, undefined).documentElement!, file, chain: [file], documents };
@@ -79,6 +82,7 @@ export function parseSchematron(schPath: string): Schema {
     patterns: [],
   };
   const concrete: Source[] = [];
+  const phases = new Map<string, string[]>();
   const context: Context = { abstractPatterns: new Map(), allPatterns: [] };
   for (const child of children(root)) {
     if (child.el.namespaceURI === XSL_NS) {
@@ -100,8 +104,10 @@ export function parseSchematron(schPath: string): Schema {
         if (attr(child.el, "abstract") === "true") registerAbstract(child, context);
         else concrete.push(child);
         break;
-      // Phases are not used (every pattern always runs); paragraphs and diagnostics carry no findings.
       case "phase":
+        phases.set(requiredAttr(child, "id"), parsePhase(child));
+        break;
+      // Paragraphs and diagnostics carry no findings.
       case "p":
       case "diagnostics":
         break;
@@ -109,8 +115,27 @@ export function parseSchematron(schPath: string): Schema {
         fail(child, "unsupported at schema level");
     }
   }
-  schema.patterns = concrete.map((pattern) => parsePattern(pattern, context));
+  schema.patterns = select(root, concrete, phases, selection).map((pattern) => parsePattern(pattern, context));
   return schema;
+}
+
+/** The active patterns a phase names; a phase's own lets would change what its patterns test. */
+function parsePhase(phase: Source): string[] {
+  return children(phase).map((child) => {
+    if (schLocalName(child) !== "active") fail(child, "unsupported in <phase>");
+    return requiredAttr(child, "pattern");
+  });
+}
+
+/** The concrete patterns a selection keeps; a name it gives that the schema lacks is refused, never ignored. */
+function select(root: Source, patterns: Source[], phases: Map<string, string[]>, selection: PatternSelection | undefined): Source[] {
+  if (!selection) return patterns;
+  const inPhase = "phase" in selection;
+  const named = inPhase ? (phases.get(selection.phase) ?? fail(root, `no phase "${selection.phase}"`)) : selection.without;
+  const idOf = (pattern: Source) => attr(pattern.el, "id") ?? "";
+  const unknown = named.filter((id) => !patterns.some((p) => idOf(p) === id));
+  if (unknown.length) fail(root, `no pattern ${unknown.map((id) => `"${id}"`).join(", ")}`);
+  return patterns.filter((p) => named.includes(idOf(p)) === inPhase);
 }
 
 function registerAbstract(pattern: Source, context: Context): void {

@@ -10,5 +10,6 @@ export function createEngine(bundle: Bundle, ruleEngine?: RuleEngineChoice): Eng
     xsd: createXsdEngine((path) => bundle.read(`files/${path}`)),
     schematron: new RuleEngines(bundle, ruleEngine),
     xsdRuntime: `libxml2-wasm ${xmlPackage.version}`,
+    pinned: (path) => bundle.read(`files/${path}`),
   };
 }

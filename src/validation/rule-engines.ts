@@ -28,12 +28,12 @@ export class RuleEngines {
     this.saxonjs = new SaxonJsSchematron(bundle);
   }
 
-  has(entryPath: string): boolean {
-    return bundledEntries(this.bundle).has(entryPath);
+  has(entryId: string): boolean {
+    return bundledEntries(this.bundle).has(entryId);
   }
 
-  entry(entryPath: string): BundledEntry {
-    return bundledEntry(this.bundle, entryPath);
+  entry(entryId: string): BundledEntry {
+    return bundledEntry(this.bundle, entryId);
   }
 
   /** The parsed tree the native layers of this document share (the facts are read from it too). */
@@ -46,27 +46,27 @@ export class RuleEngines {
     this.native.release();
   }
 
-  engineOf(entryPath: string): RuleEngineName {
-    return this.choice === "native" && this.native.has(entryPath) ? "native" : "saxonjs";
+  engineOf(entryId: string): RuleEngineName {
+    return this.choice === "native" && this.native.has(entryId) ? "native" : "saxonjs";
   }
 
-  warm(entryPath: string): void {
-    if (this.engineOf(entryPath) === "native") this.native.warm(entryPath);
+  warm(entryId: string): void {
+    if (this.engineOf(entryId) === "native") this.native.warm(entryId);
     // Without its stylesheet the file cannot run; its first document says so (503), not the worker's start.
-    else if (this.saxonjs.has(entryPath)) this.saxonjs.warm(entryPath);
+    else if (this.saxonjs.has(entryId)) this.saxonjs.warm(entryId);
   }
 
   /** Findings of one rule file, and the engine that produced them. Throws {@link RuleFileStopped}. */
-  run(entryPath: string, xml: string): { findings: Finding[]; engine: RuleEngineName } {
-    if (this.engineOf(entryPath) === "saxonjs") return { findings: this.saxonjs.run(entryPath, xml), engine: "saxonjs" };
+  run(entryId: string, xml: string): { findings: Finding[]; engine: RuleEngineName } {
+    if (this.engineOf(entryId) === "saxonjs") return { findings: this.saxonjs.run(entryId, xml), engine: "saxonjs" };
     try {
-      return { findings: this.native.run(entryPath, xml), engine: "native" };
+      return { findings: this.native.run(entryId, xml), engine: "native" };
     } catch (error) {
       if (error instanceof RuleFileStopped) throw error;
       // A defect of the native engine (not a verdict on the document) must not cost the caller a
       // verdict: the reference-checked SaxonJS path judges this document instead, and says so.
-      console.error(`native engine failed on ${entryPath}; judged on SaxonJS instead: ${(error as Error).stack ?? error}`);
-      return { findings: this.saxonjs.run(entryPath, xml), engine: "saxonjs" };
+      console.error(`native engine failed on ${entryId}; judged on SaxonJS instead: ${(error as Error).stack ?? error}`);
+      return { findings: this.saxonjs.run(entryId, xml), engine: "saxonjs" };
     }
   }
 }

@@ -22,8 +22,8 @@ export class NativeSchematron {
   constructor(private readonly bundle: Bundle) {}
 
   /** Whether the bundle carries a native plan for this entry (else SaxonJS runs it). */
-  has(entryPath: string): boolean {
-    return "model" in bundledEntry(this.bundle, entryPath).native;
+  has(entryId: string): boolean {
+    return "model" in bundledEntry(this.bundle, entryId).native;
   }
 
   /** The tree of `xml`, parsed once for every native layer of a validation and its facts. */
@@ -36,30 +36,30 @@ export class NativeSchematron {
     this.last = undefined;
   }
 
-  warm(entryPath: string): void {
-    this.plan(entryPath);
+  warm(entryId: string): void {
+    this.plan(entryId);
   }
 
   /** The findings up to the verdict's caps, then the count of the rest (see {@link Finding.omitted}). */
-  run(entryPath: string, xml: string): Finding[] {
-    const plan = this.plan(entryPath);
+  run(entryId: string, xml: string): Finding[] {
+    const plan = this.plan(entryId);
     const caps = new FindingCaps();
     try {
       const kept = runPlan(plan, this.document(xml), undefined, (finding) => caps.keep(ruleIdOf(finding), finding.flag));
       return [...kept, ...omittedFindings(caps)];
     } catch (error) {
-      if (error instanceof XPathError) throw new RuleFileStopped(entryPath, error.message);
+      if (error instanceof XPathError) throw new RuleFileStopped(entryId, error.message);
       throw error;
     }
   }
 
-  private plan(entryPath: string): Plan {
-    let plan = this.plans.get(entryPath);
+  private plan(entryId: string): Plan {
+    let plan = this.plans.get(entryId);
     if (!plan) {
-      const entry = bundledEntry(this.bundle, entryPath);
-      if (!("model" in entry.native)) throw new Error(`${entryPath} has no native plan: ${entry.native.refused}`);
+      const entry = bundledEntry(this.bundle, entryId);
+      if (!("model" in entry.native)) throw new Error(`${entryId} has no native plan: ${entry.native.refused}`);
       plan = planOf(this.bundle.text(entry.native.model), entry, (path) => this.bundle.read(`files/${path}`));
-      this.plans.set(entryPath, plan);
+      this.plans.set(entryId, plan);
     }
     return plan;
   }

@@ -42,18 +42,18 @@ export class SaxonJsSchematron {
    * Whether the bundle holds the entry's compiled stylesheet. The default build compiles one only for
    * the rule files the native engine has no plan for (docs/architecture.md, "Build pipeline for rules").
    */
-  has(entryPath: string): boolean {
-    return bundledEntry(this.bundle, entryPath).sef !== null;
+  has(entryId: string): boolean {
+    return bundledEntry(this.bundle, entryId).sef !== null;
   }
 
   /** Loads a stylesheet ahead of the first document. */
-  warm(entryPath: string): void {
-    this.load(entryPath);
+  warm(entryId: string): void {
+    this.load(entryId);
   }
 
   /** The findings up to the verdict's caps, then the count of the rest (see {@link Finding.omitted}). */
-  run(entryPath: string, xml: string): Finding[] {
-    const { sef, pool, baseUri } = this.load(entryPath);
+  run(entryId: string, xml: string): Finding[] {
+    const { sef, pool, baseUri } = this.load(entryId);
     let result: { principalResult: string };
     try {
       result = saxonJs().transform(
@@ -62,25 +62,25 @@ export class SaxonJsSchematron {
       ) as { principalResult: string };
     } catch (error) {
       const e = error as { code?: string; message?: string };
-      throw new RuleFileStopped(entryPath, `${e.code ?? "error"}: ${e.message ?? String(error)}`);
+      throw new RuleFileStopped(entryId, `${e.code ?? "error"}: ${e.message ?? String(error)}`);
     }
     return parseSvrl(result.principalResult, new FindingCaps());
   }
 
-  private load(entryPath: string): Loaded {
-    const cached = this.loaded.get(entryPath);
+  private load(entryId: string): Loaded {
+    const cached = this.loaded.get(entryId);
     if (cached) return cached;
-    const entry = bundledEntry(this.bundle, entryPath);
+    const entry = bundledEntry(this.bundle, entryId);
     // Not a verdict: the layer cannot run here, so the request fails as the engine's fault (503).
     if (!entry.sef) {
-      throw new Error(`SaxonJS cannot run ${entryPath}: the ruleset bundle has no compiled stylesheet for it; build them with \`bun scripts/rulesets.ts all --sef all\` (or start with VALIDATION_ENGINE=saxonjs)`);
+      throw new Error(`SaxonJS cannot run ${entryId}: the ruleset bundle has no compiled stylesheet for it; build them with \`bun scripts/rulesets.ts all --sef all\` (or start with VALIDATION_ENGINE=saxonjs)`);
     }
     const pool: Record<string, unknown> = {};
     for (const list of entry.codeLists) {
       pool[BASE + list] = saxonJs().XPath.evaluate("parse-xml($text)", null, { params: { text: this.bundle.text(`files/${list}`) } });
     }
-    const loaded = { sef: JSON.parse(this.bundle.text(entry.sef.path)), pool, baseUri: BASE + entryPath };
-    this.loaded.set(entryPath, loaded);
+    const loaded = { sef: JSON.parse(this.bundle.text(entry.sef.path)), pool, baseUri: BASE + entry.path };
+    this.loaded.set(entryId, loaded);
     return loaded;
   }
 }

@@ -20,6 +20,7 @@ import { elapsedMs, runLayer, skipped, type Layer, type LayerResult } from "./la
 import type { Engine, JudgeState } from "./layers/state";
 import { schemaLayer } from "./layers/schema";
 import { overlayLayer, ruleLayer } from "./layers/rules";
+import { severitiesLayer } from "./layers/severities";
 import { advisoryLayer } from "./layers/advisory";
 import { containerLayer } from "./layers/container";
 
@@ -118,6 +119,7 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   };
   const layers: Layer<JudgeState>[] = [
     schemaLayer(state),
+    ...(state.judge.severities ? [severitiesLayer(state.judge.severities)] : []),
     ...state.judge.rules.map(ruleLayer),
     ...(state.judge.overlays ?? []).map(overlayLayer),
     ...(state.judge.advisories ?? []).map(advisoryLayer),
@@ -135,10 +137,7 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
 /** The result fields that name what judged: each family's version, the schema bundle, the France CTC rule ids. */
 function versionFields(state: JudgeState): Partial<ValidationResult> {
   const fields: Record<string, unknown> = { ...state.versions };
-  const [schemaRow, firstRules] = state.rows;
-  // The EN 16931 version is that of the artifact carrying the core rules: the CEN file, or the
-  // national bundle that embeds them.
-  if (firstRules && !fields.schematronVersion) fields.schematronVersion = firstRules.version;
+  const [schemaRow] = state.rows;
   const bundle = state.judge.xsdFields;
   if (bundle && schemaRow) {
     fields[bundle[0]] = `${schemaRow.key}@${schemaRow.version}`;

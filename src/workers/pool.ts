@@ -10,6 +10,7 @@ import { WorkerThread } from "./worker-thread";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
+import { ruleEntryId } from "../rulesets/rule-entries";
 import { systemClock, today, type Clock } from "../clock";
 
 /**
@@ -21,7 +22,7 @@ export function warmEntries(clock: Clock = systemClock): string[] {
   const lifecycle = new RulesetLifecycle();
   const day = today(clock);
   const layers = WARM_RECORDS.flatMap((id) => recordById(id).judge?.rules ?? []);
-  return [...new Set(layers.map((l) => `${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`))];
+  return [...new Set(layers.map((l) => ruleEntryId(`${l.key}/${lifecycle.latest(l.key, day).version}/${l.file}`, l.part?.patterns)))];
 }
 
 export interface PoolOptions {

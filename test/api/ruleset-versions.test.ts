@@ -34,8 +34,9 @@ describe.skipIf(cannotRun("channels and pins over HTTP", corpusMissing ?? mirror
     const previous = await validate(XRECHNUNG_UBL, "previous");
     const a = (await envelope(latest)).data;
     const b = (await envelope(previous)).data;
-    expect(versionsOf(a)).toEqual({ ubl_xsd: "2.1", en16931_ubl_schematron: "1.3.16", xrechnung_schematron: "2.5.0" });
-    expect(versionsOf(b)).toEqual({ ubl_xsd: "2.1", en16931_ubl_schematron: "1.3.15", xrechnung_schematron: "2.4.0" });
+    // One KoSIT configuration is pinned, so both channels apply its levels.
+    expect(versionsOf(a)).toEqual({ ubl_xsd: "2.1", xrechnung_severity_overrides: "2026-01-31", en16931_ubl_schematron: "1.3.16", xrechnung_schematron: "2.5.0" });
+    expect(versionsOf(b)).toEqual({ ubl_xsd: "2.1", xrechnung_severity_overrides: "2026-01-31", en16931_ubl_schematron: "1.3.15", xrechnung_schematron: "2.4.0" });
     expect(a).toMatchObject({ valid: true, rulesetChannel: "latest", rulesetFellBack: false });
     expect(a.rulesetSunsetsOn).toBeUndefined();
     expect(b).toMatchObject({ valid: true, rulesetChannel: "previous", rulesetFellBack: false, rulesetSunsetsOn: "2027-01-31", schematronVersion: "1.3.15", ciusVersion: "2.4.0" });
@@ -143,7 +144,7 @@ describe.skipIf(cannotRun("channels and pins over HTTP", corpusMissing ?? mirror
   test("driftCheckedAt appears only when every file that judged matched on its newest check", async () => {
     const before = (await envelope(await validate(XRECHNUNG_UBL))).data;
     expect(before.driftCheckedAt).toBeUndefined();
-    const files = ["ubl_xsd", "en16931_ubl_schematron", "xrechnung_schematron"];
+    const files = ["ubl_xsd", "xrechnung_severity_overrides", "en16931_ubl_schematron", "xrechnung_schematron"];
     const { pins } = await import("../../src/rulesets/pins");
     await runDriftCheck(h.store.db, () => new Date("2026-11-22T02:00:00Z"), pinReader(RULESETS_DIR), pins.filter((p) => files.includes(p.key)));
     // The drift state is re-read at most once a minute.

@@ -26,7 +26,7 @@ describe.skipIf(noCorpus)("POST /v1/validate", () => {
     const { data } = await envelope(res);
     expect(data).toMatchObject({ valid: true, format: "ubl", profileDetected: "xrechnung", errors: [] });
     expect(data.sha256).toBe(sha256Hex(bytes));
-    expect(data.rulesetArtifacts.map((r: { key: string }) => r.key)).toEqual(["ubl_xsd", "en16931_ubl_schematron", "xrechnung_schematron"]);
+    expect(data.rulesetArtifacts.map((r: { key: string }) => r.key)).toEqual(["ubl_xsd", "xrechnung_severity_overrides", "en16931_ubl_schematron", "xrechnung_schematron"]);
     expect(data.schematronVersion).toBe("1.3.16");
     expect(data.ciusVersion).toBe("2.5.0");
     // The seal recomputes from its rows, and every row is in the public catalogue.
@@ -34,7 +34,7 @@ describe.skipIf(noCorpus)("POST /v1/validate", () => {
     const catalogue = (await envelope(await fetch(h.base + "/v1/rulesets"))).data;
     // Rows match the catalogue on key, version and hash (the spec's recipe); `engine` says what ran each.
     for (const { key, version, fileSha256 } of data.rulesetArtifacts) expect(catalogue.artifacts).toContainEqual({ key, version, fileSha256 });
-    expect(data.rulesetArtifacts.map((r: { engine: string }) => r.engine)).toEqual(["libxml2-wasm", "native", "native"]);
+    expect(data.rulesetArtifacts.map((r: { engine: string }) => r.engine)).toEqual(["libxml2-wasm", "native", "native", "native"]);
     expect(res.headers.get("x-syntax")).toBe("ubl");
     expect(res.headers.get("x-profile-detected")).toBe("xrechnung");
     expect(res.headers.get("x-schematron-version")).toBe("1.3.16");
@@ -111,12 +111,14 @@ describe.skipIf(noCorpus)("?layers=true", () => {
     expect(layers.map((l: { layer: string; status: string }) => `${l.layer} ${l.status}`)).toEqual([
       "source skipped",
       "xsd ran",
+      "severities ran",
       "rules ran",
       "rules ran",
       "advisory ran",
       "container skipped",
     ]);
-    expect(layers[3]).toMatchObject({ name: "schematron/ubl/XRechnung-UBL-validation.xsl", artifact: { key: "xrechnung_schematron", version: "2.5.0" }, engine: "native" });
+    expect(layers[2]).toMatchObject({ name: "scenarios.xml", artifact: { key: "xrechnung_severity_overrides", version: "2026-01-31" }, engine: "native" });
+    expect(layers[4]).toMatchObject({ name: "schematron/ubl/XRechnung-UBL-validation.xsl", artifact: { key: "xrechnung_schematron", version: "2.5.0" }, engine: "native" });
     expect((await validate(bytes, "application/xml", "?layers=false").then(envelope)).data.layers).toBeUndefined();
     expect((await validate(bytes, "application/xml", "?layers=yes")).status).toBe(400);
   }, 60_000);

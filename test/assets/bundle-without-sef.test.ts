@@ -11,6 +11,7 @@ import { errorOf, failureReply, type WorkerReply } from "../../src/workers/proto
 
 const path = "example/1.0/rules.xslt";
 const entry: BundledEntry = {
+  id: path,
   key: "example",
   version: "1.0",
   path,

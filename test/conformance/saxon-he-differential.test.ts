@@ -9,14 +9,18 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { extractInvoiceXml } from "../../src/pdf/attachments";
 import { readIndex } from "../../src/rulesets/compile";
-import { isRuleEntry, pinByPath, pins } from "../../src/rulesets/pins";
+import { pinByPath } from "../../src/rulesets/pins";
+import { ruleEntryId } from "../../src/rulesets/rule-entries";
 import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
 
 /** The versions a request of today runs, as the engine pass ran them. */
 const latestVersion = (key: string) => new RulesetLifecycle().latest(key, new Date().toISOString().slice(0, 10)).version;
-import { buildDir } from "../../src/rulesets/sync";
+import { buildDir, filesDir } from "../../src/rulesets/sync";
 import { RECORDS } from "../../src/profiles/catalogue";
-import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
+import type { Severity, ValidationFinding, ValidationResult } from "../../src/validation/result";
+import { readScenarios, scenarioFor, type Scenario } from "../../src/validation/kosit-scenarios";
+import { readXml } from "../../src/native/xml-reader";
+import type { LayerResult } from "../../src/validation/validate";
 import { parseSvrl } from "../../src/validation/svrl";
 import { findingOf } from "../../src/validation/layers/rules";
 import { isPdf } from "../../src/pdf/sniff";
@@ -52,36 +56,44 @@ function keyOf(f: ValidationFinding): string {
   return JSON.stringify([f.ruleId, f.severity, f.location ?? null, f.message]);
 }
 
-/** Findings Saxon-HE gives for one stylesheet run, as the service would report them. */
-function saxonFindings(entry: string, r: SaxonResult): ValidationFinding[] {
+/** Findings Saxon-HE gives for one stylesheet run, as the service would report them (at its scenario's levels). */
+function saxonFindings(entry: string, r: SaxonResult, levels: ReadonlyMap<string, Severity> | undefined): ValidationFinding[] {
   const stopped = (error: string): ValidationFinding[] => [
     { ruleId: "RULE_FILE_STOPPED", severity: "fatal", message: `the rule file ${entry} stopped on this document: ${error}` },
   ];
   if (r.error !== null) return stopped(r.error);
   try {
-    return parseSvrl(r.svrl!).map(findingOf);
+    return parseSvrl(r.svrl!).map((f) => findingOf(f, levels));
   } catch {
     // A document that stops can leave a cut-off output file behind and no reported error.
     return stopped("output cut off (not well-formed SVRL)");
   }
 }
 
+const scenarioTables = new Map<string, Scenario[]>();
+
 /**
- * Each layer artifact row of a result, as a pinned entry path. Byte-identical copies in several
- * folders (the France CTC Factur-X files) share one row; any of them gives the same findings.
+ * The levels KoSIT's scenario gives the document's findings, when its verdict ran the severities
+ * layer (test/validation/kosit-scenarios.test.ts holds the choice of scenario to the pinned table).
  */
-function layerPaths(result: ValidationResult): string[] {
-  return (result.rulesetArtifacts ?? []).slice(1).map((row) => {
-    const match = pins.find((p) => isRuleEntry(p) && p.key === row.key && p.version === row.version && p.sha256 === row.fileSha256);
-    if (!match) throw new Error(`artifact row ${JSON.stringify(row)} names no pinned rule entry`);
-    return match.path;
-  });
+function levelsOf(layers: readonly LayerResult[], xml: string): ReadonlyMap<string, Severity> | undefined {
+  const layer = layers.find((l) => l.layer === "severities" && l.status === "ran");
+  if (!layer) return undefined;
+  const path = `${layer.artifact!.key}/${layer.artifact!.version}/${layer.name}`;
+  let scenarios = scenarioTables.get(path);
+  if (!scenarios) scenarioTables.set(path, (scenarios = readScenarios(readFileSync(join(filesDir, path)))));
+  return scenarioFor(scenarios, readXml(readFileSync(xml)))?.levels;
+}
+
+/** The rule files a verdict's rule layers ran, as build index ids: `<key>/<version>/<layer name>`. */
+function layerPaths(layers: readonly LayerResult[]): string[] {
+  return layers.filter((l) => (l.layer === "rules" || l.layer === "overlay") && l.status !== "skipped").map((l) => `${l.artifact!.key}/${l.artifact!.version}/${l.name}`);
 }
 
 /** Every rule file a record runs unconditionally, except the France CTC ones no corpus document declares. */
 function pipelineEntries(): string[] {
   const layers = RECORDS.flatMap((r) => r.judge?.rules ?? []);
-  return [...new Set(layers.filter((l) => l.family !== "france-ctc").map((l) => `${l.key}/${latestVersion(l.key)}/${l.file}`))].sort();
+  return [...new Set(layers.filter((l) => l.family !== "france-ctc").map((l) => ruleEntryId(`${l.key}/${latestVersion(l.key)}/${l.file}`, l.part?.patterns)))].sort();
 }
 
 async function inParallel<T>(items: T[], lanes: number, run: (item: T) => Promise<void>): Promise<void> {
@@ -97,15 +109,15 @@ test.skipIf(skip)(
     const rows = allRows();
     const pass = await enginePass(rows);
     const started = performance.now();
-    const index = new Map(readIndex()!.entries.map((e) => [e.path, e]));
+    const index = new Map(readIndex()!.entries.map((e) => [e.id, e]));
 
     // Which documents each stylesheet must judge, and the XML it judged (PDFs: the embedded XML).
     const jobs = new Map<string, string[]>();
-    const judged: { path: string; xml: string; layers: string[]; result: ValidationResult }[] = [];
+    const judged: { path: string; xml: string; layers: string[]; levels?: ReadonlyMap<string, Severity>; result: ValidationResult }[] = [];
     for (const row of rows) {
       const outcome = pass.records.get(row.path)!.outcome;
       if (!outcome.ok) continue;
-      const layers = layerPaths(outcome.result);
+      const layers = layerPaths(outcome.layers);
       if (layers.length === 0) continue;
       let xml = join(CORPUS, row.path);
       const bytes = new Uint8Array(readFileSync(xml));
@@ -116,7 +128,7 @@ test.skipIf(skip)(
         mkdirSync(dirname(xml), { recursive: true });
         writeFileSync(xml, extracted.xml);
       }
-      judged.push({ path: row.path, xml, layers, result: outcome.result });
+      judged.push({ path: row.path, xml, layers, levels: levelsOf(outcome.layers, xml), result: outcome.result });
       for (const layer of layers) jobs.set(layer, jobs.get(layer) ?? []).get(layer)!.push(xml);
     }
 
@@ -146,7 +158,7 @@ test.skipIf(skip)(
       }
       const expected: ValidationFinding[] = [];
       for (const layer of doc.layers) {
-        const found = saxonFindings(layer, saxon.get(layer)!.get(doc.xml)!);
+        const found = saxonFindings(layer, saxon.get(layer)!.get(doc.xml)!, doc.levels);
         expected.push(...found);
         runs++;
         const sheet = perSheet.get(layer) ?? { documents: 0, findings: 0, stops: 0, differing: 0 };

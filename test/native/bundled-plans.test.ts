@@ -48,9 +48,9 @@ describe("native plans in the ruleset bundle", () => {
     writeFileSync(join(dir, "bad.sch"), sch("x:unknown(.)"));
     writeFileSync(join(dir, "good.sch"), sch("local-name() = 'a'"));
     const read = () => new Uint8Array();
-    const bad = buildNativeModel(work, { path: "k/1/bad.sch", codeLists: [] }, read);
+    const bad = buildNativeModel(work, { id: "k/1/bad.sch", path: "k/1/bad.sch", codeLists: [] }, read);
     expect(bad).toEqual({ availability: { refused: expect.stringMatching(/^XPST0017: .*x:unknown/) } });
-    const good = buildNativeModel(work, { path: "k/1/good.sch", codeLists: [] }, read);
+    const good = buildNativeModel(work, { id: "k/1/good.sch", path: "k/1/good.sch", codeLists: [] }, read);
     expect(good.availability).toEqual({ source: "schematron", model: "native/k/1/good.sch.json" });
     const plan = planOf(good.json!, { path: "k/1/good.sch", codeLists: [] }, read);
     expect(runPlan(plan, "<a/>")).toEqual([]);

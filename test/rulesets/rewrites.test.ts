@@ -175,7 +175,7 @@ function outcome(r: { svrl: string | null; error: string | null }): Outcome {
  * build has produced it; only stylesheets a rewrite changes need the proof.
  */
 function stylesheetsToProve() {
-  const generated = new Map((readIndex()?.entries ?? []).filter((e) => e.path.endsWith(".sch")).map((e) => [e.path, e]));
+  const generated = new Map((readIndex()?.entries ?? []).filter((e) => e.path.endsWith(".sch")).map((e) => [e.id, e]));
   return pins
     .filter((p) => p.role === "entry" && (/\.xslt?$/.test(p.path) || generated.has(p.path)))
     .map((pin) => {

@@ -120,3 +120,27 @@ describe("parseSchematron errors name the file, line and element", () => {
     expect(() => parseSchematron(file)).toThrow(`queryBinding "xpath" is not supported`);
   });
 });
+
+describe("parseSchematron runs part of a schema when asked", () => {
+  const file = join(mkdtempSync(join(tmpdir(), "sch-parts-")), "phases.sch");
+  const pattern = (id: string) => `<pattern id="${id}"><rule context="/*"><assert id="${id}-1" test="true()">x</assert></rule></pattern>`;
+  writeFileSync(
+    file,
+    `<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+<phase id="national"><active pattern="C"/></phase>
+${pattern("A")}${pattern("B")}${pattern("C")}
+</schema>`,
+  );
+  const ids = (selection?: Parameters<typeof parseSchematron>[1]) => parseSchematron(file, selection).patterns.map((p) => p.id);
+
+  test("every pattern without a selection, a phase's active patterns, or every pattern but those named", () => {
+    expect(ids()).toEqual(["A", "B", "C"]);
+    expect(ids({ phase: "national" })).toEqual(["C"]);
+    expect(ids({ without: ["C"] })).toEqual(["A", "B"]);
+  });
+
+  test("a phase or pattern the schema lacks is refused, never taken as all or nothing", () => {
+    expect(() => ids({ phase: "nowhere" })).toThrow(`<schema>: no phase "nowhere"`);
+    expect(() => ids({ without: ["D"] })).toThrow(`<schema>: no pattern "D"`);
+  });
+});

@@ -9,7 +9,7 @@ import { createEngine } from "../../src/validation/engine";
 import { DEFAULT_REQUEST } from "../../src/rulesets/selection";
 import { NativeSchematron } from "../../src/validation/schematron-native";
 import { ruleEngineChoice } from "../../src/config";
-import { validateDocument, type Engine } from "../../src/validation/validate";
+import { validateDocument, type Engine, type LayerResult } from "../../src/validation/validate";
 import type { ValidationFinding, ValidationResult } from "../../src/validation/result";
 import { corpusFile, corpusMissing, corpusRows } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
@@ -23,11 +23,16 @@ beforeAll(() => {
   saxonjs = createEngine(rulesetBundle(), "saxonjs");
 });
 
-async function judge(engine: Engine, bytes: Uint8Array): Promise<ValidationResult> {
+async function judged(engine: Engine, bytes: Uint8Array): Promise<{ result: ValidationResult; layers: LayerResult[] }> {
   const outcome = await validateDocument(engine, { bytes, ruleset: { request: DEFAULT_REQUEST, day: "2026-11-22" } });
   if (!outcome.ok) throw new Error(outcome.message);
-  return outcome.result;
+  return outcome;
 }
+
+const judge = async (engine: Engine, bytes: Uint8Array): Promise<ValidationResult> => (await judged(engine, bytes)).result;
+
+/** The layers that ran a rule file (the severities layer's scenario match is always native XPath). */
+const ruleLayers = (layers: readonly LayerResult[]) => layers.filter((l) => (l.layer === "rules" || l.layer === "overlay") && l.status !== "skipped");
 
 /** A stopped rule file names the same error code on both engines; the description after it is each engine's own. */
 function comparable(findings: ValidationFinding[]): ValidationFinding[] {
@@ -67,15 +72,15 @@ describe.skipIf(noCorpus)("verdicts name the engine per rule file", () => {
     expect(documents.length).toBeGreaterThan(10);
     let nativeRows = 0;
     for (const { path, bytes } of documents) {
-      const a = await judge(native, bytes);
-      const b = await judge(saxonjs, bytes);
-      for (const row of a.rulesetArtifacts ?? []) {
-        if (row.engine === "libxml2-wasm") continue;
-        const entry = [...entries.values()].find((e) => e.key === row.key && e.version === row.version && e.sha256 === row.fileSha256);
-        expect({ path, engine: row.engine }).toEqual({ path, engine: entry && "model" in entry.native ? "native" : "saxonjs" });
-        if (row.engine === "native") nativeRows++;
+      const { result: a, layers } = await judged(native, bytes);
+      const { result: b, layers: forced } = await judged(saxonjs, bytes);
+      // A rule layer names its compiled rule file: the entry at `<key>/<version>/<name>`.
+      for (const layer of ruleLayers(layers)) {
+        const entry = entries.get(`${layer.artifact!.key}/${layer.artifact!.version}/${layer.name}`);
+        expect({ path, engine: layer.engine }).toEqual({ path, engine: entry && "model" in entry.native ? "native" : "saxonjs" });
+        if (layer.engine === "native") nativeRows++;
       }
-      expect((b.rulesetArtifacts ?? []).every((row) => row.engine === "saxonjs" || row.engine === "libxml2-wasm")).toBe(true);
+      expect(ruleLayers(forced).every((layer) => layer.engine === "saxonjs")).toBe(true);
       expect({ path, seal: a.rulesetSha256, valid: a.valid, errors: comparable(a.errors), warnings: a.warnings }).toEqual({
         path,
         seal: b.rulesetSha256,

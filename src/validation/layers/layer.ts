@@ -10,7 +10,7 @@ import type { JudgedArtifactRow } from "../../rulesets/seal";
 import type { Severity, ValidationFinding } from "../result";
 import type { VerdictFindings } from "../finding-caps";
 
-const LAYER_KINDS = ["source", "xsd", "rules", "overlay", "advisory", "container"] as const;
+const LAYER_KINDS = ["source", "xsd", "severities", "rules", "overlay", "advisory", "container"] as const;
 const LAYER_STATUSES = ["ran", "skipped", "stopped"] as const;
 type LayerKind = (typeof LAYER_KINDS)[number];
 type LayerStatus = (typeof LAYER_STATUSES)[number];

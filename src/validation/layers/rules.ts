@@ -5,6 +5,7 @@
 
 import { ruleIdOf, RuleFileStopped, type Finding } from "../../schematron/finding";
 import { artifactPin } from "../../rulesets/resolve";
+import { ruleEntryId } from "../../rulesets/rule-entries";
 import { resolveArtifact } from "../../rulesets/selection";
 import { VERSION_FIELDS } from "../../profiles/catalogue";
 import type { ConditionalLayer, RuleLayerRef } from "../../profiles/record";
@@ -14,7 +15,7 @@ import type { Layer, LayerRun } from "./layer";
 import { factsOf, sealRow, type JudgeState } from "./state";
 
 export function ruleLayer(ref: RuleLayerRef): Layer<JudgeState> {
-  return { kind: "rules", name: ref.file, key: ref.key, run: (s) => runRules(ref, s) };
+  return { kind: "rules", name: ruleEntryId(ref.file, ref.part?.patterns), key: ref.key, run: (s) => runRules(ref, s) };
 }
 
 /** Why an overlay's condition does not hold for this document; undefined when it does. */
@@ -38,28 +39,34 @@ export function overlayLayer({ when, layer: ref }: ConditionalLayer): Layer<Judg
   };
 }
 
-/** One engine finding as the service reports it. */
-export function findingOf(f: Finding): ValidationFinding {
-  return { ruleId: ruleIdOf(f), severity: severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
+/** One engine finding as the service reports it, at the level `levels` gives its rule (KoSIT's scenario) or its flag's. */
+export function findingOf(f: Finding, levels?: ReadonlyMap<string, Severity>): ValidationFinding {
+  const ruleId = ruleIdOf(f);
+  return { ruleId, severity: levels?.get(ruleId) ?? severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
 function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
   const artifact = resolveArtifact(s.ruleset.lifecycle, ref.key, s.ruleset.request, s.ruleset.day);
   s.resolved.push(artifact);
   const pin = artifactPin(ref.key, artifact.version, ref.file);
-  const row = sealRow(s, pin, s.engine.schematron.engineOf(pin.path));
-  s.ruleIdsRan.push(s.engine.schematron.entry(pin.path).ruleIds ?? []);
+  const entry = ruleEntryId(pin.path, ref.part?.patterns);
+  const sealed = ref.part?.sealed ? artifactPin(ref.key, artifact.version, ref.part.sealed) : pin;
+  const row = sealRow(s, sealed, s.engine.schematron.engineOf(entry));
+  s.ruleIdsRan.push(s.engine.schematron.entry(entry).ruleIds ?? []);
   const field = VERSION_FIELDS[ref.family];
   if (field && !(field in s.versions)) s.versions[field] = artifact.version;
+  // The EN 16931 version is that of the first rule file, which carries the core rules: the CEN file,
+  // or the national bundle that embeds them.
+  s.versions.schematronVersion ??= artifact.version;
   try {
-    const run = s.engine.schematron.run(pin.path, s.text);
+    const run = s.engine.schematron.run(entry, s.text);
     row.engine = run.engine;
     const findings: ValidationFinding[] = [];
     const omitted: { ruleId: string; severity: Severity; count: number }[] = [];
     for (const f of run.findings) {
       const ruleId = ruleIdOf(f);
-      if (f.omitted) omitted.push({ ruleId, severity: severityOfFlag(f.flag), count: f.omitted });
-      else findings.push(findingOf(f));
+      if (f.omitted) omitted.push({ ruleId, severity: s.levels?.get(ruleId) ?? severityOfFlag(f.flag), count: f.omitted });
+      else findings.push(findingOf(f, s.levels));
       if (ref.family === "france-ctc") s.franceCtcRuleIds.add(ruleId);
     }
     return { status: "ran", row, engine: run.engine, findings, omitted };

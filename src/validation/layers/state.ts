@@ -14,6 +14,7 @@ import { isEn16931Syntax, type En16931Syntax } from "../../profiles/ids";
 import type { CappedXsdEngine } from "../xsd";
 import type { RuleEngines } from "../rule-engines";
 import { readFacts } from "../facts";
+import type { Severity } from "../result";
 import type { DocumentFacts } from "../../syntax/binding";
 
 export interface Engine {
@@ -21,6 +22,8 @@ export interface Engine {
   schematron: RuleEngines;
   /** Named in the result of XSD-only formats: the schema engine that judged. */
   xsdRuntime: string;
+  /** A pinned data file the bundle carries (KoSIT's scenarios), by rulesets-root relative path. */
+  pinned(path: string): Uint8Array;
 }
 
 export interface JudgeState {
@@ -46,6 +49,8 @@ export interface JudgeState {
   ruleIdsRan: (readonly string[])[];
   /** Rule ids the France CTC rule files reported. */
   franceCtcRuleIds: Set<string>;
+  /** Rule id -> the severity the authority's scenario gives its findings (set by the severities layer). */
+  levels?: ReadonlyMap<string, Severity>;
   facts?: DocumentFacts;
 }
 
