@@ -99,6 +99,7 @@ export const TIERS = {
     "test/syntax/cii-roundtrip.test.ts",
     "test/syntax/cii-schemas.test.ts",
     "test/syntax/detect.test.ts",
+    "test/syntax/leftovers-corpus.test.ts",
     "test/syntax/roundtrip-verdicts.test.ts",
     "test/syntax/ubl-roundtrip.test.ts",
     "test/syntax/xml-policy.test.ts",
