@@ -43,6 +43,7 @@ export const TIERS = {
     "test/rulesets/sync.test.ts",
     "test/schematron/parse.test.ts",
     "test/syntax/cii-writer.test.ts",
+    "test/syntax/leftovers-cases.test.ts",
     "test/syntax/leftovers.test.ts",
     "test/syntax/registry.test.ts",
     "test/syntax/ubl-writer.test.ts",
