@@ -167,8 +167,8 @@ export interface DocumentValue {
 /**
  * Every element and attribute below the root that holds a value: leaf elements with non-blank text
  * and attributes other than namespace declarations. Element names take the prefix `prefixes` gives
- * their namespace ("" for none), else the name the document gives them, so documents that bind
- * other prefixes compare equal.
+ * their namespace ("" for none), so documents that bind other prefixes to those compare equal;
+ * a namespace it does not list keeps the document's own name, so the path still finds the node.
  */
 export function documentValues(root: Element, prefixes: Record<string, string>): DocumentValue[] {
   const out: DocumentValue[] = [];
@@ -185,10 +185,10 @@ export function documentValues(root: Element, prefixes: Record<string, string>):
     const kids = elementChildren(e);
     const value = kids.length === 0 ? trimmedText(e) : undefined;
     if (value !== undefined) out.push({ node: e, path, shape, value });
-    const seen = new Map<string, number>();
+    const counts = new Map<string, number>();
     const named = kids.map((k) => {
       const name = nameOf(k);
-      seen.set(name, (seen.get(name) ?? 0) + 1);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
       return name;
     });
     const index = new Map<string, number>();
@@ -196,7 +196,7 @@ export function documentValues(root: Element, prefixes: Record<string, string>):
       const name = named[i]!;
       const n = (index.get(name) ?? 0) + 1;
       index.set(name, n);
-      walk(k, `${path}/${name}${seen.get(name)! > 1 ? `[${n}]` : ""}`, `${shape}/${name}`);
+      walk(k, `${path}/${name}${counts.get(name)! > 1 ? `[${n}]` : ""}`, `${shape}/${name}`);
     });
   };
   const top = `/${nameOf(root)}`;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Invoice } from "../../src/model/index.ts";
 import { readUbl } from "../../src/syntax/ubl/read.ts";
-import { PREFIXES } from "../../src/syntax/ubl/vocabulary.ts";
+import { UBL_PLACES } from "../../src/syntax/ubl/terms.ts";
 import { writeUbl } from "../../src/syntax/ubl/write.ts";
 import { parseXml, valuePaths } from "../../src/syntax/xml-reader.ts";
 import { createXsdEngine } from "../../src/validation/xsd.ts";
@@ -50,8 +50,8 @@ describe("UBL corpus round trip", () => {
       expect(outcome.findings).toEqual([]);
       expect(outcome.valid).toBe(true);
 
-      const kept = valuePaths(parseXml(written), PREFIXES);
-      for (const path of valuePaths(parseXml(source), PREFIXES)) {
+      const kept = valuePaths(parseXml(written), UBL_PLACES.prefixes);
+      for (const path of valuePaths(parseXml(source), UBL_PLACES.prefixes)) {
         if (!kept.has(path)) lost.set(path, (lost.get(path) ?? 0) + 1);
       }
     });

@@ -1,0 +1,234 @@
+// The conversion losses users found in other converters (docs research, wave 2, §1.3 items 1-4, 6
+// and 9), each in both syntaxes: a generated document is given the construct, and every value
+// added must reach the model or come back as a leftover at its place, never vanish.
+
+import { describe, expect, test } from "bun:test";
+import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
+import { generateXml } from "../../src/generate/generate.ts";
+import type { Invoice } from "../../src/model/index.ts";
+import type { En16931Syntax } from "../../src/profiles/ids.ts";
+import type { Leftover } from "../../src/syntax/leftovers.ts";
+import { bindingOf } from "../../src/syntax/registry.ts";
+
+function generated(syntax: En16931Syntax): string {
+  const standard = syntax === "ubl" ? "peppol-bis" : "facturx";
+  return new TextDecoder().decode(generateXml({ standard, syntax, invoice: SCENARIOS[0]!.build(LOCALES.de) }, { livemode: true }).bytes);
+}
+
+const SOURCES = { ubl: generated("ubl"), cii: generated("cii") };
+const read = (syntax: En16931Syntax, xml: string) => bindingOf(syntax).readWithLeftovers(new TextEncoder().encode(xml));
+const BASELINE = { ubl: read("ubl", SOURCES.ubl), cii: read("cii", SOURCES.cii) };
+
+/** The generated document with each `[anchor, replacement]` applied to the anchor's first occurrence. */
+function mutated(syntax: En16931Syntax, ...edits: [string, string][]): string {
+  return edits.reduce((xml, [anchor, replacement]) => {
+    expect(xml).toContain(anchor);
+    return xml.replace(anchor, replacement);
+  }, SOURCES[syntax]);
+}
+
+/** Reads a mutated document: its model, and the leftovers the generated document did not have. */
+function outcome(syntax: En16931Syntax, xml: string): { invoice: Invoice; added: Leftover[] } {
+  const { invoice, leftovers } = read(syntax, xml);
+  const before = new Set(BASELINE[syntax].leftovers.map((l) => l.path));
+  return { invoice, added: leftovers.filter((l) => !before.has(l.path)) };
+}
+
+const CII = "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction";
+
+describe("1. payment means 1, 70 or ZZZ with IBAN, account name and BIC", () => {
+  for (const code of ["1", "70", "ZZZ"]) {
+    const transfer = { accountId: "DE02120300000000202051", accountName: "Lieferant GmbH", serviceProviderId: "BYLADEM1001" };
+
+    test(`UBL, code ${code}: every value reaches the model`, () => {
+      const { invoice, added } = outcome(
+        "ubl",
+        mutated(
+          "ubl",
+          ["<cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>", `<cbc:PaymentMeansCode>${code}</cbc:PaymentMeansCode>`],
+          ["</cac:PayeeFinancialAccount>", "<cac:FinancialInstitutionBranch><cbc:ID>BYLADEM1001</cbc:ID></cac:FinancialInstitutionBranch></cac:PayeeFinancialAccount>"],
+        ),
+      );
+      expect(invoice.paymentInstructions?.meansTypeCode).toBe(code);
+      expect(invoice.paymentInstructions?.creditTransfers).toEqual([transfer]);
+      expect(added).toEqual([]);
+    });
+
+    test(`CII, code ${code}: every value reaches the model`, () => {
+      const { invoice, added } = outcome(
+        "cii",
+        mutated(
+          "cii",
+          ["<ram:TypeCode>58</ram:TypeCode>", `<ram:TypeCode>${code}</ram:TypeCode>`],
+          [
+            "</ram:PayeePartyCreditorFinancialAccount>",
+            "</ram:PayeePartyCreditorFinancialAccount><ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>BYLADEM1001</ram:BICID></ram:PayeeSpecifiedCreditorFinancialInstitution>",
+          ],
+        ),
+      );
+      expect(invoice.paymentInstructions?.meansTypeCode).toBe(code);
+      expect(invoice.paymentInstructions?.creditTransfers).toEqual([transfer]);
+      expect(added).toEqual([]);
+    });
+  }
+});
+
+describe("2. a line's referenced documents with scheme and type code (BT-128, BT-128-1)", () => {
+  test("UBL: the invoiced object reaches the model, another document is left", () => {
+    const { invoice, added } = outcome(
+      "ubl",
+      mutated("ubl", [
+        "<cac:Item>",
+        `<cac:DocumentReference><cbc:ID schemeID="ABZ">OBJ-77</cbc:ID><cbc:DocumentTypeCode>130</cbc:DocumentTypeCode></cac:DocumentReference>` +
+          `<cac:DocumentReference><cbc:ID>SPEC-9</cbc:ID><cbc:DocumentTypeCode>916</cbc:DocumentTypeCode></cac:DocumentReference><cac:Item>`,
+      ]),
+    );
+    expect(invoice.lines[0]!.objectId).toEqual({ value: "OBJ-77", scheme: "ABZ" });
+    expect(added).toEqual([
+      { path: "/Invoice/cac:InvoiceLine[1]/cac:DocumentReference[2]/cbc:ID", value: "SPEC-9", reason: "BT-128" },
+      { path: "/Invoice/cac:InvoiceLine[1]/cac:DocumentReference[2]/cbc:DocumentTypeCode", value: "916", reason: "BT-128 (type code)" },
+    ]);
+  });
+
+  test("CII: the invoiced object reaches the model; a scheme on its id and another document are left", () => {
+    const { invoice, added } = outcome(
+      "cii",
+      mutated("cii", [
+        "<ram:SpecifiedTradeSettlementLineMonetarySummation>",
+        `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID schemeID="X1">OBJ-77</ram:IssuerAssignedID><ram:TypeCode>130</ram:TypeCode><ram:ReferenceTypeCode>ABZ</ram:ReferenceTypeCode></ram:AdditionalReferencedDocument>` +
+          `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>SPEC-9</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode></ram:AdditionalReferencedDocument><ram:SpecifiedTradeSettlementLineMonetarySummation>`,
+      ]),
+    );
+    expect(invoice.lines[0]!.objectId).toEqual({ value: "OBJ-77", scheme: "ABZ" });
+    const at = `${CII}/ram:IncludedSupplyChainTradeLineItem[1]/ram:SpecifiedLineTradeSettlement/ram:AdditionalReferencedDocument`;
+    expect(added).toEqual([
+      { path: `${at}[1]/ram:IssuerAssignedID/@schemeID`, value: "X1", reason: "BT-128 (schemeID)" },
+      { path: `${at}[2]/ram:IssuerAssignedID`, value: "SPEC-9", reason: "BT-128" },
+      { path: `${at}[2]/ram:TypeCode`, value: "916", reason: "BT-128 (type code)" },
+    ]);
+  });
+});
+
+describe("3. price base quantity and unit (BT-149, BT-150) on net and gross price, discount on the gross price (BT-147, BT-148)", () => {
+  test("UBL: every value reaches the model", () => {
+    const { invoice, added } = outcome(
+      "ubl",
+      mutated("ubl", [
+        `<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount>`,
+        `<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount><cbc:BaseQuantity unitCode="HUR">1</cbc:BaseQuantity>` +
+          `<cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="EUR">30</cbc:Amount><cbc:BaseAmount currencyID="EUR">150</cbc:BaseAmount></cac:AllowanceCharge>`,
+      ]),
+    );
+    expect(invoice.lines[0]!.price).toEqual({ netPrice: "120", discount: "30", grossPrice: "150", baseQuantity: "1", baseQuantityUnitCode: "HUR" });
+    // Only the currencies of the new amounts, which no UBL amount's reader takes yet.
+    expect(added.map((l) => l.reason)).toEqual(["BT-147 (currencyID)", "BT-148 (currencyID)"]);
+  });
+
+  test("CII: the net price's base quantity reaches the model, the gross price's is left", () => {
+    const { invoice, added } = outcome(
+      "cii",
+      mutated(
+        "cii",
+        [
+          "<ram:NetPriceProductTradePrice>",
+          `<ram:GrossPriceProductTradePrice><ram:ChargeAmount>150</ram:ChargeAmount><ram:BasisQuantity unitCode="DAY">2</ram:BasisQuantity>` +
+            `<ram:AppliedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>30</ram:ActualAmount></ram:AppliedTradeAllowanceCharge></ram:GrossPriceProductTradePrice><ram:NetPriceProductTradePrice>`,
+        ],
+        ["<ram:ChargeAmount>120</ram:ChargeAmount>", `<ram:ChargeAmount>120</ram:ChargeAmount><ram:BasisQuantity unitCode="HUR">1</ram:BasisQuantity>`],
+      ),
+    );
+    expect(invoice.lines[0]!.price).toEqual({ netPrice: "120", discount: "30", grossPrice: "150", baseQuantity: "1", baseQuantityUnitCode: "HUR" });
+    const gross = `${CII}/ram:IncludedSupplyChainTradeLineItem[1]/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity`;
+    expect(added).toEqual([
+      { path: `${gross}/@unitCode`, value: "DAY", reason: "BT-150" },
+      { path: gross, value: "2", reason: "BT-149" },
+    ]);
+  });
+});
+
+describe("4. contact by department (BT-41, BT-56), trading and legal names (BT-27, BT-28, BT-44, BT-45)", () => {
+  test("UBL: the names reach the model; UBL's contact has no department, and a contact note is left", () => {
+    const { invoice, added } = outcome(
+      "ubl",
+      mutated(
+        "ubl",
+        [`<cbc:EndpointID schemeID="9930">DE123456789</cbc:EndpointID>`, `<cbc:EndpointID schemeID="9930">DE123456789</cbc:EndpointID><cac:PartyName><cbc:Name>Lieferant</cbc:Name></cac:PartyName>`],
+        [`<cbc:EndpointID schemeID="9930">DE987654321</cbc:EndpointID>`, `<cbc:EndpointID schemeID="9930">DE987654321</cbc:EndpointID><cac:PartyName><cbc:Name>Kunde</cbc:Name></cac:PartyName>`],
+        ["<cbc:ElectronicMail>einkauf@kunde.example</cbc:ElectronicMail>", "<cbc:ElectronicMail>einkauf@kunde.example</cbc:ElectronicMail><cbc:Note>Einkauf</cbc:Note>"],
+      ),
+    );
+    expect([invoice.seller.name, invoice.seller.tradingName, invoice.buyer.name, invoice.buyer.tradingName]).toEqual(["Lieferant GmbH", "Lieferant", "Kunde AG", "Kunde"]);
+    expect(added).toEqual([{ path: "/Invoice/cac:AccountingCustomerParty/cac:Party/cac:Contact/cbc:Note", value: "Einkauf", reason: "not an EN 16931 business term" }]);
+  });
+
+  test("CII: a department alone is the contact, beside a person's name it is left; the names reach the model", () => {
+    const { invoice, added } = outcome(
+      "cii",
+      mutated(
+        "cii",
+        ["<ram:PersonName>Hans Muster</ram:PersonName>", "<ram:DepartmentName>Buchhaltung</ram:DepartmentName>"],
+        ["<ram:PersonName>Erika Beispiel</ram:PersonName>", "<ram:PersonName>Erika Beispiel</ram:PersonName><ram:DepartmentName>Einkauf</ram:DepartmentName>"],
+        ["<ram:ID>HRB 12345</ram:ID>", "<ram:ID>HRB 12345</ram:ID><ram:TradingBusinessName>Lieferant</ram:TradingBusinessName>"],
+      ),
+    );
+    expect(invoice.seller.contact?.name).toBe("Buchhaltung");
+    expect(invoice.buyer.contact?.name).toBe("Erika Beispiel");
+    expect([invoice.seller.name, invoice.seller.tradingName]).toEqual(["Lieferant GmbH", "Lieferant"]);
+    expect(added).toEqual([
+      { path: `${CII}/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:DefinedTradeContact/ram:DepartmentName`, value: "Einkauf", reason: "BT-56" },
+    ]);
+  });
+});
+
+describe("6. VAT point date (BT-7) and its code (BT-8), both present", () => {
+  test("UBL: both reach the model", () => {
+    const { invoice, added } = outcome(
+      "ubl",
+      mutated("ubl", [
+        "<cbc:DocumentCurrencyCode>",
+        "<cbc:TaxPointDate>2025-03-10</cbc:TaxPointDate><cac:InvoicePeriod><cbc:DescriptionCode>35</cbc:DescriptionCode></cac:InvoicePeriod><cbc:DocumentCurrencyCode>",
+      ]),
+    );
+    expect([invoice.taxPointDate, invoice.taxPointDateCode]).toEqual(["2025-03-10", "35"]);
+    expect(added).toEqual([]);
+  });
+
+  test("CII: both reach the model (the date's format is the reader's work list)", () => {
+    const { invoice, added } = outcome(
+      "cii",
+      mutated("cii", [
+        "<ram:BasisAmount>1285.50</ram:BasisAmount>",
+        `<ram:BasisAmount>1285.50</ram:BasisAmount><ram:TaxPointDate><udt:DateString format="102">20250310</udt:DateString></ram:TaxPointDate><ram:DueDateTypeCode>35</ram:DueDateTypeCode>`,
+      ]),
+    );
+    expect([invoice.taxPointDate, invoice.taxPointDateCode]).toEqual(["2025-03-10", "35"]);
+    expect(added).toEqual([
+      { path: `${CII}/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:TaxPointDate/udt:DateString/@format`, value: "102", reason: "BT-7 (format)" },
+    ]);
+  });
+});
+
+describe("9. several notes, with subject codes (BT-21, BT-22)", () => {
+  test("UBL: each note and its #code# subject reach the model", () => {
+    const { invoice, added } = outcome(
+      "ubl",
+      mutated("ubl", ["<cbc:Note>Thank you for your order.</cbc:Note>", "<cbc:Note>#AAI#Thank you for your order.</cbc:Note><cbc:Note>Second note</cbc:Note>"]),
+    );
+    expect(invoice.notes).toEqual([{ subjectCode: "AAI", text: "Thank you for your order." }, { text: "Second note" }]);
+    expect(added).toEqual([]);
+  });
+
+  test("CII: each note and its subject code reach the model; a content code is left as Factur-X EXTENDED", () => {
+    const { invoice, added } = outcome(
+      "cii",
+      mutated("cii", [
+        "<ram:Content>Thank you for your order.</ram:Content>",
+        "<ram:ContentCode>ST1</ram:ContentCode><ram:Content>Thank you for your order.</ram:Content><ram:SubjectCode>AAI</ram:SubjectCode></ram:IncludedNote><ram:IncludedNote><ram:Content>Second note</ram:Content>",
+      ]),
+    );
+    expect(invoice.notes).toEqual([{ text: "Thank you for your order.", subjectCode: "AAI" }, { text: "Second note" }]);
+    expect(added).toEqual([
+      { path: "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IncludedNote[1]/ram:ContentCode", value: "ST1", reason: "Factur-X EXTENDED" },
+    ]);
+  });
+});
