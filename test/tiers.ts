@@ -61,6 +61,7 @@ export const TIERS = {
     "test/api/generate-field-names.test.ts",
     "test/api/generate-input.test.ts",
     "test/api/generate.test.ts",
+    "test/api/convert.test.ts",
     "test/api/pdf-templates.test.ts",
     "test/api/ruleset-versions.test.ts",
     "test/api/validate.test.ts",
