@@ -18,6 +18,10 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   validate FILE... [--format auto|cii|ubl|fatturapa|facturae|eslog|sdi_messaggio] [--json]
                                         judge XML or hybrid PDF files offline; exit 0 all valid,
                                         1 any invalid, 2 a file could not be judged
+  convert FILE --to cii|ubl|zugferd|facturx|xrechnung|peppol-bis [--profile LEVEL] [--out FILE]
+          [--drop-france-ctc-overlay] [--json]
+                                        convert offline; the file to --out or stdout, the loss
+                                        report to stderr; exit 0 converted, 1 refused, 2 unreadable
   rulesets drift-check [--mirror DIR|URL]  compare every pinned file with upstream (or a mirror)
                                         and record the outcome; exit 1 on any difference
   rulesets status                       versions, retention dates, engine and drift state
@@ -45,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: "boolean" },
       mirror: { type: "string" },
       file: { type: "string" },
+      to: { type: "string" },
+      profile: { type: "string" },
+      out: { type: "string" },
+      "drop-france-ctc-overlay": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -72,6 +80,10 @@ async function main(argv: string[]): Promise<number> {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.
       const { validateCommand } = await import("./cli/validate");
       return validateCommand(positionals.slice(1), { format: values.format, json: values.json });
+    }
+    case "convert": {
+      const { convertCommand } = await import("./cli/convert");
+      return convertCommand(positionals.slice(1), { to: values.to, profile: values.profile, out: values.out, json: values.json, dropFranceCtcOverlay: values["drop-france-ctc-overlay"] });
     }
     case "templates": {
       const { templatesCommand } = await import("./cli/templates");

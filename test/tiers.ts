@@ -68,6 +68,7 @@ export const TIERS = {
     "test/cli/commands.test.ts",
     "test/cli/serve-settings.test.ts",
     "test/cli/validate.test.ts",
+    "test/cli/convert.test.ts",
     "test/generate/matrix.test.ts",
     "test/generate/not-subject-to-vat.test.ts",
     "test/convert",
