@@ -68,8 +68,7 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
   if (source.pdf && facturxFamily) {
     throw unsupported(query.sourceFormat ?? "auto", query.targetFormat, "re-wrapping a hybrid PDF as another hybrid PDF is not available yet; convert its XML, or ask for a cii or ubl target");
   }
-  const binding = bindingOf(source.syntax);
-  const { invoice: model, leftovers } = binding.readWithLeftovers(source.xml);
+  const { invoice: model, leftovers } = readSource(source);
   const lost: LostElement[] = leftovers.map((l) => unmappable(l.path, l.value, l.reason));
   if (source.pdf) lost.unshift(acceptable("pdf-envelope", "/", null));
   const write = target.write!;
@@ -109,6 +108,15 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
     result,
     ...(facturxFamily && { facturxProfile: query.targetProfile ?? "en16931" }),
   };
+}
+
+/** The source in the model; a document its binding cannot read (malformed XML, a value that is no number) is the caller's to mend. */
+function readSource(source: Source) {
+  try {
+    return bindingOf(source.syntax).readWithLeftovers(source.xml);
+  } catch (error) {
+    throw new DomainError(422, "VALIDATION_ERROR", `the ${source.syntax.toUpperCase()} document cannot be read: ${(error as Error).message}`, { sourceFormat: source.format });
+  }
 }
 
 /** 422 CONVERSION_LOSSY_FAILCLOSED when anything but an acceptable loss is listed. */

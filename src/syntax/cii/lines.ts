@@ -112,6 +112,8 @@ function readLine(e: Element, h: Header): InvoiceLine {
   };
 }
 
+const PARENT_LINE = "ram:AssociatedDocumentLineDocument/ram:ParentLineID";
+
 /** Reads the flat CII lines and hangs each line with a known `ram:ParentLineID` under its parent. */
 export function readLines(h: Header): InvoiceLine[] {
   const elements = cii.all(h.transaction, "ram:IncludedSupplyChainTradeLineItem");
@@ -120,8 +122,10 @@ export function readLines(h: Header): InvoiceLine[] {
   const top: InvoiceLine[] = [];
   elements.forEach((e, i) => {
     const line = lines[i]!;
-    const parent = byId.get(cii.text(e, "ram:AssociatedDocumentLineDocument/ram:ParentLineID") ?? "");
-    if (parent && parent !== line) (parent.subLines ??= []).push(line);
+    // A parent id naming no other line of the document places nothing: it stays a leftover.
+    const names = (id: string | undefined) => id !== undefined && id !== line.id && byId.has(id);
+    const parent = cii.matches(e, PARENT_LINE, names) ? byId.get(cii.text(e, PARENT_LINE)!) : undefined;
+    if (parent) (parent.subLines ??= []).push(line);
     else top.push(line);
   });
   return top;
