@@ -1,6 +1,7 @@
 // The conversion losses users found in other converters (docs research, wave 2, §1.3 items 1-4, 6
 // and 9), each in both syntaxes: a generated document is given the construct, and every value
-// added must reach the model or come back as a leftover at its place, never vanish.
+// added must reach the model or come back as a leftover at its place, never vanish; what reaches
+// the model crosses into the other syntax and back unchanged.
 
 import { describe, expect, test } from "bun:test";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
@@ -9,6 +10,8 @@ import type { Invoice } from "../../src/model/index.ts";
 import type { En16931Syntax } from "../../src/profiles/ids.ts";
 import type { Leftover } from "../../src/syntax/leftovers.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
+import { modelDifferences } from "../../src/convert/model-diff.ts";
 
 function generated(syntax: En16931Syntax): string {
   const standard = syntax === "ubl" ? "peppol-bis" : "facturx";
@@ -27,10 +30,18 @@ function mutated(syntax: En16931Syntax, ...edits: [string, string][]): string {
   }, SOURCES[syntax]);
 }
 
-/** Reads a mutated document: its model, and the leftovers the generated document did not have. */
+/**
+ * Reads a mutated document: its model, and the leftovers the generated document did not have. What
+ * reached the model must also cross into the other syntax and back unchanged, as convert carries it
+ * (written as the plain EN 16931 record, read back, compared like convert's read-back).
+ */
 function outcome(syntax: En16931Syntax, xml: string): { invoice: Invoice; added: Leftover[] } {
   const { invoice, leftovers } = read(syntax, xml);
   const before = new Set(BASELINE[syntax].leftovers.map((l) => l.path));
+  const other = syntax === "ubl" ? "cii" : "ubl";
+  const crossed = bindingOf(other).write(structuredClone(invoice), recordById(`${other}:en16931`).write!);
+  const back = bindingOf(other).read(new TextEncoder().encode(crossed.xml));
+  expect({ crossed: crossed.lost, differences: modelDifferences(invoice, back) }).toEqual({ crossed: [], differences: [] });
   return { invoice, added: leftovers.filter((l) => !before.has(l.path)) };
 }
 
