@@ -19,6 +19,7 @@ const CALLER_BYTES_MODULES = [
   "/src/syntax/cii/read.ts",
   "/src/pdf/attachments.ts",
   "/src/generate/parse.ts",
+  "/src/convert/convert.ts",
   "/src/generate/generate.ts",
   "/src/generate/generate-invoice.ts",
   "/src/generate/pdf-output.ts",
@@ -52,7 +53,7 @@ test("after serving every route that takes a body, XML and PDF alike, the HTTP t
   // A new route that takes a body needs its sample in the probe.
   expect(report.untried).toEqual([]);
   for (const statuses of Object.values(report.served)) for (const status of statuses) expect(status).toBeLessThan(300);
-  expect(Object.keys(report.served).sort()).toEqual(["POST /v1/generate", "POST /v1/parse", "POST /v1/pdf-templates", "POST /v1/validate"]);
+  expect(Object.keys(report.served).sort()).toEqual(["POST /v1/convert", "POST /v1/generate", "POST /v1/parse", "POST /v1/pdf-templates", "POST /v1/validate"]);
   expect(onHttpThread(report.loaded)).toEqual([]);
 }, 120_000);
 

@@ -38,7 +38,7 @@ const command = [process.execPath, join(repo, "src/main.ts")];
 const encoder = new TextEncoder();
 
 /** Seed bodies per route, by media type; a route that takes a body and has no seed here fails the test. */
-function seeds(): Record<string, { kind: BodyKind; contentType: string; bytes: Uint8Array }[]> {
+function seeds(): Record<string, { kind: BodyKind; contentType: string; bytes: Uint8Array; query?: string }[]> {
   const corpus = (path: string) => new Uint8Array(readFileSync(join(CORPUS_DIR, path)));
   const documents = [
     { kind: "xml" as const, contentType: "application/xml", bytes: corpus("xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml") },
@@ -50,6 +50,7 @@ function seeds(): Record<string, { kind: BodyKind; contentType: string; bytes: U
   return {
     "/v1/validate": documents,
     "/v1/parse": documents,
+    "/v1/convert": documents.flatMap((d) => ["?targetFormat=cii", "?targetFormat=ubl", "?targetFormat=facturx&targetProfile=basic"].map((query) => ({ ...d, query }))),
     "/v1/generate": [json({ standard: "xrechnung", output: "xml", invoice }), json({ standard: "facturx", profile: "en16931", output: "pdf", invoice })],
     "/v1/pdf-templates": [json({ name: "fuzz", definition: { accentColor: "#1F4E79", footerText: "Fuzz GmbH", language: "de", show: { notes: true } } })],
   };
@@ -95,7 +96,7 @@ test.skipIf(skip)(
     const plan = Array.from({ length: REQUESTS }, (_, i) => {
       const route = bodyRoutes[i % bodyRoutes.length];
       const seed = r.pick(bodySeeds[route.path]);
-      return { route: route.path, contentType: seed.contentType, ...mutate(seed.kind, seed.bytes, r) };
+      return { route: route.path + (seed.query ?? ""), contentType: seed.contentType, ...mutate(seed.kind, seed.bytes, r) };
     });
     const problems: string[] = [];
     const statuses = new Map<string, number>();
