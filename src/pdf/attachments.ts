@@ -4,12 +4,11 @@
 // stream is decoded under it, every walk is bounded, and failures come back as results, never as
 // exceptions.
 
-import { isPdf } from "./sniff.ts";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
 import { decodeStream, StreamOverCap } from "./stream-decode.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
-import { readUntrustedPdf } from "./untrusted.ts";
+import { openUntrustedPdf } from "./untrusted.ts";
 import type { Result } from "../errors/result.ts";
 
 /**
@@ -71,21 +70,11 @@ const MAX_FILESPECS = 1_000;
 class ExtractionError extends Error {}
 
 export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions = {}): Promise<PdfExtraction> {
-  if (!isPdf(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
   const budget = new PdfBudget(options);
-  let context: PDFContext;
+  const opened = await openUntrustedPdf(pdf, budget);
+  if (!opened.ok) return opened;
   try {
-    context = await readUntrustedPdf(pdf, budget);
-  } catch (error) {
-    if (error instanceof PdfOverBudget) return overBudget(error);
-    return unreadable(`PDF could not be parsed (truncated or corrupt?): ${messageOf(error)}`);
-  }
-  if (context.lookup(context.trailerInfo.Encrypt)) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
-  // pdf-lib recovers what it can; a file cut short often leaves no catalog at all.
-  const catalog = context.lookup(context.trailerInfo.Root);
-  if (!(catalog instanceof PDFDict)) return unreadable("PDF has no readable document catalog (truncated or corrupt)");
-  try {
-    return readInvoice(context, catalog, budget);
+    return readInvoice(opened.context, opened.catalog, budget);
   } catch (error) {
     if (error instanceof PdfOverBudget) return overBudget(error);
     return unreadable(`PDF structure could not be read: ${messageOf(error)}`);
