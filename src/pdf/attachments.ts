@@ -84,7 +84,7 @@ export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions
 function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): PdfExtraction {
   const specs = collectFileSpecs(context, catalog);
   const attachments = specs.map(describe);
-  const metadata: PdfMetadata = { attachments, ...readXmp(context, catalog, budget) };
+  const metadata: PdfMetadata = { attachments, ...readXmpPacket(context, catalog, budget) };
 
   for (const name of INVOICE_XML_NAMES) {
     const spec = specs.find((s) => s.names.includes(name));
@@ -105,7 +105,7 @@ function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): 
   return { ok: false, reason: "no-invoice-xml", message: `no embedded invoice XML (${INVOICE_XML_NAMES.join(", ")}); ${found}`, ...metadata };
 }
 
-interface FileSpec {
+export interface FileSpec {
   dict: PDFDict;
   /** Every name the spec is known by (tree key, /UF, /F), best first. */
   names: string[];
@@ -113,7 +113,7 @@ interface FileSpec {
   inAssociatedFiles: boolean;
 }
 
-function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
+export function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
   const byDict = new Map<PDFDict, FileSpec>();
   const add = (dict: PDFDict, key: string | undefined, where: "tree" | "af") => {
     let spec = byDict.get(dict);
@@ -146,7 +146,7 @@ function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
   return [...byDict.values()];
 }
 
-function walkNameTree(context: PDFContext, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
+export function walkNameTree(context: PDFContext, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
   const seen = new Set<PDFDict>();
   const walk = (node: PDFDict, depth: number) => {
     if (depth > MAX_TREE_DEPTH || seen.has(node)) return;
@@ -186,7 +186,7 @@ function embeddedStream(spec: PDFDict): PDFRawStream | undefined {
   return stream instanceof PDFRawStream ? stream : undefined;
 }
 
-function readXmp(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick<PdfMetadata, "xmp" | "xmpProblem"> {
+export function readXmpPacket(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick<PdfMetadata, "xmp" | "xmpProblem"> {
   const stream = context.lookup(catalog.get(PDFName.of("Metadata")));
   if (!(stream instanceof PDFRawStream)) return {};
   try {
@@ -199,7 +199,7 @@ function readXmp(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick
 
 // --- small helpers ----------------------------------------------------------------------------
 
-function lookupDict(ctx: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
+export function lookupDict(ctx: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
   const value = ctx.lookup(obj);
   return value instanceof PDFDict ? value : undefined;
 }
