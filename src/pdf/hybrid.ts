@@ -28,7 +28,7 @@ interface HybridPdfInput {
   now?: Date;
 }
 
-interface Embedding {
+export interface Embedding {
   fileName: string;
   conformanceLevel: string;
   version: string;

@@ -14,7 +14,7 @@ import type { ProfileRecord } from "../profiles/record.ts";
 import { readXmpPacket } from "./attachments.ts";
 import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
 import { documentInfo } from "./document-info.ts";
-import { embedding } from "./hybrid.ts";
+import { embedding, type Embedding } from "./hybrid.ts";
 import { replaceInvoiceFile } from "./invoice-file.ts";
 import { declarePdfA } from "./pdfa.ts";
 import { signatureIn } from "./signatures.ts";
@@ -46,18 +46,20 @@ type RewrapFailure = {
 export type Rewrapped = Result<{ pdf: Uint8Array }, RewrapFailure>;
 
 export async function rewrapHybrid(input: RewrapInput): Promise<Rewrapped> {
+  // Outside the catch below: a record without hybrid facts is the caller's mistake, not the PDF's.
+  const target = embedding(input.model, input.record);
   const budget = new PdfBudget(input.limits);
   const opened = await openUntrustedPdf(input.pdf, budget);
   if (!opened.ok) return opened;
   try {
-    return await rewrap(opened, input, budget);
+    return await rewrap(opened, { ...input, target }, budget);
   } catch (error) {
     if (error instanceof PdfOverBudget) return { ok: false, reason: "over-budget", message: error.message };
     return { ok: false, reason: "unreadable-pdf", message: `the PDF's structure could not be re-written: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
-async function rewrap(pdf: Extract<OpenedPdf, { ok: true }>, input: RewrapInput, budget: PdfBudget): Promise<Rewrapped> {
+async function rewrap(pdf: Extract<OpenedPdf, { ok: true }>, input: RewrapInput & { target: Embedding }, budget: PdfBudget): Promise<Rewrapped> {
   const signature = signatureIn(pdf.context, pdf.catalog);
   if (signature) {
     return { ok: false, reason: "signed", message: `the PDF is signed (${signature}) and a re-wrapped file cannot keep the signature; send it unsigned, or convert it to an XML target` };
@@ -66,7 +68,7 @@ async function rewrap(pdf: Extract<OpenedPdf, { ok: true }>, input: RewrapInput,
   if (claim !== "3") {
     return { ok: false, reason: "not-pdfa-3", message: `the PDF ${claim === undefined ? "does not claim PDF/A" : `claims PDF/A-${claim}`}; only a PDF/A-3 file's pages can be re-wrapped as a hybrid invoice` };
   }
-  const { fileName, conformanceLevel, version, relationship, description } = embedding(input.model, input.record);
+  const { fileName, conformanceLevel, version, relationship, description } = input.target;
   const info = documentInfo(input.model, input.now);
   replaceInvoiceFile(pdf.context, pdf.catalog, { xml: input.xml, fileName, relationship, description, date: info.date });
   declarePdfA(pdf, { ...info, identity: input.xml, facturx: { documentFileName: fileName, conformanceLevel, version } });

@@ -215,6 +215,10 @@ describe("rewrapHybrid refuses what it cannot re-wrap, as a result", () => {
     expect(await rewrapHybrid({ pdf, ...target(), limits: { objects: 50 } })).toMatchObject({ ok: false, reason: "over-budget" });
   });
 
+  test("a record that does not travel in a hybrid PDF is the caller's mistake: it throws, whatever the PDF", async () => {
+    await expect(rewrapHybrid({ pdf: new Uint8Array(0), ...target(), record: recordById("ubl:xrechnung") })).rejects.toThrow("does not travel in a hybrid PDF");
+  });
+
   test("a hostile catalog (cyclic name tree, /AF and /Names of the wrong type) is re-wrapped or refused, never thrown", async () => {
     const doc = await load(await drawn());
     const ctx = doc.context;
