@@ -64,10 +64,8 @@ async function rewrap(pdf: Extract<OpenedPdf, { ok: true }>, input: RewrapInput 
   if (signature) {
     return { ok: false, reason: "signed", message: `the PDF is signed (${signature}) and a re-wrapped file cannot keep the signature; send it unsigned, or convert it to an XML target` };
   }
-  const claim = pdfaClaim(pdf, budget);
-  if (claim !== "3") {
-    return { ok: false, reason: "not-pdfa-3", message: `the PDF ${claim === undefined ? "does not claim PDF/A" : `claims PDF/A-${claim}`}; only a PDF/A-3 file's pages can be re-wrapped as a hybrid invoice` };
-  }
+  const notPdfA3 = pdfa3Problem(pdf, budget);
+  if (notPdfA3) return { ok: false, reason: "not-pdfa-3", message: `${notPdfA3}; only a PDF/A-3 file's pages can be re-wrapped as a hybrid invoice` };
   const { fileName, conformanceLevel, version, relationship, description } = input.target;
   const info = documentInfo(input.model, input.now);
   replaceInvoiceFile(pdf.context, pdf.catalog, { xml: input.xml, fileName, relationship, description, date: info.date });
@@ -77,11 +75,15 @@ async function rewrap(pdf: Extract<OpenedPdf, { ok: true }>, input: RewrapInput 
 }
 
 /**
- * The PDF/A part the source's XMP claims. The new packet claims PDF/A-3b, which a PDF/A-3a or -3u
- * file meets too; any other part (PDF/A-4f is PDF 2.0, PDF/A-1 and -2 forbid the attachment) would
- * become a false claim.
+ * Why the source's XMP does not claim PDF/A-3, or undefined when it does. The new packet claims
+ * PDF/A-3b, which a PDF/A-3a or -3u file meets too; any other part (PDF/A-4f is PDF 2.0, PDF/A-1
+ * and -2 forbid an XML attachment) or no claim at all would become a false claim.
  */
-function pdfaClaim(pdf: Extract<OpenedPdf, { ok: true }>, budget: PdfBudget): string | undefined {
-  const { xmp } = readXmpPacket(pdf.context, pdf.catalog, budget);
-  return xmp === undefined ? undefined : readXmp(xmp).pdfaPart;
+function pdfa3Problem(pdf: Extract<OpenedPdf, { ok: true }>, budget: PdfBudget): string | undefined {
+  const { xmp, xmpProblem } = readXmpPacket(pdf.context, pdf.catalog, budget);
+  if (xmp === undefined) return xmpProblem ?? "the PDF has no XMP metadata, so it claims no PDF/A";
+  const facts = readXmp(xmp);
+  if (facts.unreadable) return facts.unreadable;
+  if (facts.pdfaPart === "3") return undefined;
+  return facts.pdfaPart === undefined ? "the XMP has no pdfaid:part: the PDF does not claim PDF/A" : `the PDF claims PDF/A-${facts.pdfaPart}`;
 }
