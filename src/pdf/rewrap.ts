@@ -43,7 +43,7 @@ type RewrapFailure = {
   message: string;
 };
 
-export type Rewrapped = Result<{ pdf: Uint8Array }, RewrapFailure>;
+type Rewrapped = Result<{ pdf: Uint8Array }, RewrapFailure>;
 
 export async function rewrapHybrid(input: RewrapInput): Promise<Rewrapped> {
   // Outside the catch below: a record without hybrid facts is the caller's mistake, not the PDF's.
