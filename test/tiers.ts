@@ -91,6 +91,7 @@ export const TIERS = {
     "test/pdf/design.test.ts",
     "test/pdf/hybrid.test.ts",
     "test/pdf/judged-like-xml.test.ts",
+    "test/pdf/rewrap.test.ts",
     "test/pdf/visualization.test.ts",
     "test/profiles/catalogue.test.ts",
     "test/rulesets/build-index.test.ts",

@@ -4,12 +4,11 @@
 // stream is decoded under it, every walk is bounded, and failures come back as results, never as
 // exceptions.
 
-import { isPdf } from "./sniff.ts";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { PdfBudget, PdfOverBudget, type PdfLimits } from "./budget.ts";
 import { decodeStream, StreamOverCap } from "./stream-decode.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
-import { readUntrustedPdf } from "./untrusted.ts";
+import { openUntrustedPdf } from "./untrusted.ts";
 import type { Result } from "../errors/result.ts";
 
 /**
@@ -71,21 +70,11 @@ const MAX_FILESPECS = 1_000;
 class ExtractionError extends Error {}
 
 export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions = {}): Promise<PdfExtraction> {
-  if (!isPdf(pdf)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
   const budget = new PdfBudget(options);
-  let context: PDFContext;
+  const opened = await openUntrustedPdf(pdf, budget);
+  if (!opened.ok) return opened;
   try {
-    context = await readUntrustedPdf(pdf, budget);
-  } catch (error) {
-    if (error instanceof PdfOverBudget) return overBudget(error);
-    return unreadable(`PDF could not be parsed (truncated or corrupt?): ${messageOf(error)}`);
-  }
-  if (context.lookup(context.trailerInfo.Encrypt)) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
-  // pdf-lib recovers what it can; a file cut short often leaves no catalog at all.
-  const catalog = context.lookup(context.trailerInfo.Root);
-  if (!(catalog instanceof PDFDict)) return unreadable("PDF has no readable document catalog (truncated or corrupt)");
-  try {
-    return readInvoice(context, catalog, budget);
+    return readInvoice(opened.context, opened.catalog, budget);
   } catch (error) {
     if (error instanceof PdfOverBudget) return overBudget(error);
     return unreadable(`PDF structure could not be read: ${messageOf(error)}`);
@@ -95,7 +84,7 @@ export async function extractInvoiceXml(pdf: Uint8Array, options: ExtractOptions
 function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): PdfExtraction {
   const specs = collectFileSpecs(context, catalog);
   const attachments = specs.map(describe);
-  const metadata: PdfMetadata = { attachments, ...readXmp(context, catalog, budget) };
+  const metadata: PdfMetadata = { attachments, ...readXmpPacket(context, catalog, budget) };
 
   for (const name of INVOICE_XML_NAMES) {
     const spec = specs.find((s) => s.names.includes(name));
@@ -116,7 +105,7 @@ function readInvoice(context: PDFContext, catalog: PDFDict, budget: PdfBudget): 
   return { ok: false, reason: "no-invoice-xml", message: `no embedded invoice XML (${INVOICE_XML_NAMES.join(", ")}); ${found}`, ...metadata };
 }
 
-interface FileSpec {
+export interface FileSpec {
   dict: PDFDict;
   /** Every name the spec is known by (tree key, /UF, /F), best first. */
   names: string[];
@@ -124,7 +113,7 @@ interface FileSpec {
   inAssociatedFiles: boolean;
 }
 
-function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
+export function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
   const byDict = new Map<PDFDict, FileSpec>();
   const add = (dict: PDFDict, key: string | undefined, where: "tree" | "af") => {
     let spec = byDict.get(dict);
@@ -157,7 +146,7 @@ function collectFileSpecs(context: PDFContext, catalog: PDFDict): FileSpec[] {
   return [...byDict.values()];
 }
 
-function walkNameTree(context: PDFContext, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
+export function walkNameTree(context: PDFContext, root: PDFDict, visit: (key: string | undefined, value: PDFObject | undefined) => void): void {
   const seen = new Set<PDFDict>();
   const walk = (node: PDFDict, depth: number) => {
     if (depth > MAX_TREE_DEPTH || seen.has(node)) return;
@@ -197,7 +186,7 @@ function embeddedStream(spec: PDFDict): PDFRawStream | undefined {
   return stream instanceof PDFRawStream ? stream : undefined;
 }
 
-function readXmp(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick<PdfMetadata, "xmp" | "xmpProblem"> {
+export function readXmpPacket(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick<PdfMetadata, "xmp" | "xmpProblem"> {
   const stream = context.lookup(catalog.get(PDFName.of("Metadata")));
   if (!(stream instanceof PDFRawStream)) return {};
   try {
@@ -210,7 +199,7 @@ function readXmp(context: PDFContext, catalog: PDFDict, budget: PdfBudget): Pick
 
 // --- small helpers ----------------------------------------------------------------------------
 
-function lookupDict(ctx: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
+export function lookupDict(ctx: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
   const value = ctx.lookup(obj);
   return value instanceof PDFDict ? value : undefined;
 }

@@ -28,30 +28,39 @@ interface HybridPdfInput {
   now?: Date;
 }
 
-interface Embedding {
+export interface Embedding {
   fileName: string;
   conformanceLevel: string;
   version: string;
   relationship: AFRelationship;
+  /** The file specification's /Desc. */
+  description: string;
 }
 
-function embedding(model: Invoice, record: ProfileRecord): Embedding {
+/** How the record's XML of this invoice is embedded: the same for a PDF drawn here and one re-wrapped (rewrap.ts). */
+export function embedding(model: Invoice, record: ProfileRecord): Embedding {
   const facts = record.hybrid;
   if (!facts) throw new Error(`${record.id} does not travel in a hybrid PDF`);
   const version =
     facts.version === "from-xrechnung-id" ? (/xrechnung_(\d+\.\d+(?:\.\d+)?)/.exec(model.processControl.specificationIdentifier)?.[1] ?? "1.0") : facts.version;
-  return { fileName: facts.fileName, conformanceLevel: facts.conformanceLevel, version, relationship: AFRelationship[facts.relationship] };
+  return {
+    fileName: facts.fileName,
+    conformanceLevel: facts.conformanceLevel,
+    version,
+    relationship: AFRelationship[facts.relationship],
+    description: `${facts.conformanceLevel} invoice ${model.invoiceNumber}`,
+  };
 }
 
 export async function writeHybridPdf(input: HybridPdfInput): Promise<Uint8Array> {
   const { xml, model, record, livemode, template, design, now } = input;
-  const { fileName, conformanceLevel, version, relationship } = embedding(model, record);
+  const { fileName, conformanceLevel, version, relationship, description } = embedding(model, record);
   const info = documentInfo(model, now);
   const doc = await PDFDocument.create({ updateMetadata: false });
   await renderInvoice(doc, await embedFonts(doc), model, { template, livemode, design });
   await doc.attach(xml, fileName, {
     mimeType: "text/xml",
-    description: `${conformanceLevel} invoice ${model.invoiceNumber}`,
+    description,
     creationDate: info.date,
     modificationDate: info.date,
     afRelationship: relationship,

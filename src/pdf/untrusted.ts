@@ -22,8 +22,32 @@ import {
   type PDFContext,
   type PDFObject,
 } from "pdf-lib";
-import type { PdfBudget } from "./budget.ts";
+import { PdfOverBudget, type PdfBudget } from "./budget.ts";
 import { decodeStream } from "./stream-decode.ts";
+import { isPdf } from "./sniff.ts";
+import type { Result } from "../errors/result.ts";
+
+/** A caller's PDF opened for reading, or why it cannot be: the reasons every reader of one reports alike. */
+export type OpenedPdf = Result<{ context: PDFContext; catalog: PDFDict }, { reason: "unreadable-pdf" | "over-budget"; message: string }>;
+
+/** The document and its catalog, refused as a result (never thrown) when it is no PDF, damaged, encrypted or over budget. */
+export async function openUntrustedPdf(bytes: Uint8Array, budget: PdfBudget): Promise<OpenedPdf> {
+  if (!isPdf(bytes)) return unreadable("not a PDF: no %PDF- header in the first 1024 bytes");
+  let context: PDFContext;
+  try {
+    context = await readUntrustedPdf(bytes, budget);
+  } catch (error) {
+    if (error instanceof PdfOverBudget) return { ok: false, reason: "over-budget", message: error.message };
+    return unreadable(`PDF could not be parsed (truncated or corrupt?): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (context.lookup(context.trailerInfo.Encrypt)) return unreadable("encrypted PDFs are not supported: the embedded files cannot be read");
+  // pdf-lib recovers what it can; a file cut short often leaves no catalog at all.
+  const catalog = context.lookup(context.trailerInfo.Root);
+  if (!(catalog instanceof PDFDict)) return unreadable("PDF has no readable document catalog (truncated or corrupt)");
+  return { ok: true, context, catalog };
+}
+
+const unreadable = (message: string): OpenedPdf => ({ ok: false, reason: "unreadable-pdf", message });
 
 /** The document's objects; rejects with `PdfOverBudget` when reading it would cost more than the budget allows. */
 export async function readUntrustedPdf(bytes: Uint8Array, budget: PdfBudget): Promise<PDFContext> {
