@@ -40,7 +40,7 @@ export async function convertCommand(files: string[], flags: ConvertFlags): Prom
   let converted: Converted;
   try {
     converted = await convertDocument(
-      { bytes, query: { targetFormat: to, targetProfile: profile, dropFranceCtcOverlay: flags.dropFranceCtcOverlay ?? false }, livemode: true, judge: { ruleset: undefined } },
+      { bytes, query: { targetFormat: to, targetProfile: profile, dropFranceCtcOverlay: flags.dropFranceCtcOverlay ?? false }, livemode: true, judge: { ruleset: undefined }, now: new Date() },
       { judge: (request) => validateDocument(engine, request) },
     );
   } catch (error) {

@@ -34,6 +34,8 @@ export interface ConvertOrder {
   query: ConvertQuery;
   livemode: boolean;
   judge: { ruleset: ValidateRequest["ruleset"] };
+  /** The date a re-wrapped PDF's metadata and attachment carry. */
+  now: Date;
 }
 
 export interface Converted {
@@ -65,30 +67,14 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
   const source = await sourceOf(order.bytes, query);
   const target = targetRecord(query, source);
   const facturxFamily = query.targetFormat === "facturx" || query.targetFormat === "zugferd";
-  if (source.pdf && facturxFamily) {
-    throw unsupported(query.sourceFormat ?? "auto", query.targetFormat, "re-wrapping a hybrid PDF as another hybrid PDF is not available yet; convert its XML, or ask for a cii or ubl target");
-  }
-  const { invoice: model, leftovers } = readSource(source);
-  const lost: LostElement[] = leftovers.map((l) => unmappable(l.path, l.value, l.reason));
-  if (source.pdf) lost.unshift(acceptable("pdf-envelope", "/", null));
-  const write = target.write!;
-  lost.push(...adjust(model, source, target, order.query));
-  rewriteIds(model, write);
-  const expected = structuredClone(model);
-  if (model.lines.some((l) => l.subLines?.length) && !write.subLines) lost.push(...model.lines.flatMap((l, i) => (l.subLines?.length ? [unmappable(`${lineSourcePath(source, i)}`, null, `sub-lines (BG-DEX-01) have no place in ${target.id}`)] : [])));
-  const targetBinding = bindingOf(target.syntax as En16931Syntax);
-  const written = targetBinding.write(model, write);
-  for (const drop of written.lost) lost.push(unmappable(drop.xpath, null, `${drop.bt ?? "a term"} has no place in ${target.id} (the path is where the target would hold it)`));
-  refuseUnmappable(lost, query.targetFormat);
-  // Read back: whatever the target does not say that the source said is a loss, even one no rule
-  // above foresaw. Its path is the model's: a written value does not keep its source place.
-  const reread = targetBinding.read(new TextEncoder().encode(written.xml));
-  refuseUnmappable(
-    modelDifferences(expected, reread).map((d) => unmappable(`model:${d.path}`, d.before === undefined ? null : JSON.stringify(d.before), `the ${target.id} writer did not carry it (it reads back as ${JSON.stringify(d.after ?? null)})`)),
-    query.targetFormat,
-  );
-  const xml = order.livemode ? written.xml : markTestMode(written.xml);
-  const file = new TextEncoder().encode(xml);
+  // A hybrid PDF to the Factur-X family stays a PDF: its pages kept, its invoice re-wrapped.
+  const rewrap = source.pdf && facturxFamily;
+  // The same record in and out (ZUGFeRD and Factur-X declare the same ids): the XML is kept as it
+  // is, so nothing of it can be lost; only a PDF carrier changes.
+  const carried = target.id === source.record?.id ? kept(source) : throughModel(source, target, query);
+  if (source.pdf && !rewrap) carried.lost.unshift(acceptable("pdf-envelope", "/", null));
+  const xml = new TextEncoder().encode(order.livemode ? carried.xml : markTestMode(carried.xml));
+  const file = rewrap ? await rewrapped(order, xml, carried.model, target) : xml;
   const outcome = await steps.judge({ bytes: file, record: target.id, ruleset: order.judge.ruleset });
   if (!outcome.ok) throw new Error(`the converted document could not be judged: ${outcome.message}`);
   const result = { ...outcome.result, verified: true };
@@ -99,15 +85,66 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
   const engines = [...new Set(outcome.layers.flatMap((l) => (l.engine ? [l.engine] : [])))];
   return {
     file,
-    contentType: "application/xml",
+    contentType: rewrap ? "application/pdf" : "application/xml",
     sourceFormat: source.format,
     targetFormat: query.targetFormat,
     ...(source.detection.profileDetected !== undefined && { profileDetected: source.detection.profileDetected }),
-    lost,
-    tools: [...(source.pdf ? ["pdf-extract"] : []), `${source.syntax}-reader`, `${target.syntax}-writer`, ...engines],
+    lost: carried.lost,
+    tools: [...(source.pdf ? ["pdf-extract"] : []), ...carried.tools, ...(rewrap ? ["pdf-rewrap"] : []), ...engines],
     result,
     ...(facturxFamily && { facturxProfile: query.targetProfile ?? "en16931" }),
   };
+}
+
+/** The target's XML, the model it says, what it did not carry (acceptable only, or it refused) and the tools that made it. */
+interface Carried {
+  xml: string;
+  model: Invoice;
+  lost: LostElement[];
+  tools: string[];
+}
+
+function kept(source: Source): Carried {
+  return { xml: new TextDecoder().decode(source.xml), model: bindingOf(source.syntax).read(source.xml), lost: [], tools: [] };
+}
+
+/**
+ * Read with leftovers, adjusted for the target, written by the target binding and read back: every
+ * leftover, writer drop and read-back difference is a loss, and any loss the spec does not accept
+ * refuses the conversion.
+ */
+function throughModel(source: Source, target: ProfileRecord, query: ConvertQuery): Carried {
+  const { invoice: model, leftovers } = readSource(source);
+  const lost: LostElement[] = leftovers.map((l) => unmappable(l.path, l.value, l.reason));
+  const write = target.write!;
+  lost.push(...adjust(model, source, target, query));
+  rewriteIds(model, write);
+  const expected = structuredClone(model);
+  if (!write.subLines) lost.push(...model.lines.flatMap((l, i) => (l.subLines?.length ? [unmappable(lineSourcePath(source, i), null, `sub-lines (BG-DEX-01) have no place in ${target.id}`)] : [])));
+  const binding = bindingOf(target.syntax as En16931Syntax);
+  const written = binding.write(model, write);
+  for (const drop of written.lost) lost.push(unmappable(drop.xpath, null, `${drop.bt ?? "a term"} has no place in ${target.id} (the path is where the target would hold it)`));
+  refuseUnmappable(lost, query.targetFormat);
+  // Read back: whatever the target does not say that the source said is a loss, even one no rule
+  // above foresaw. Its path is the model's: a written value does not keep its source place.
+  const reread = binding.read(new TextEncoder().encode(written.xml));
+  refuseUnmappable(
+    modelDifferences(expected, reread).map((d) => unmappable(`model:${d.path}`, d.before === undefined ? null : JSON.stringify(d.before), `the ${target.id} writer did not carry it (it reads back as ${JSON.stringify(d.after ?? null)})`)),
+    query.targetFormat,
+  );
+  return { xml: written.xml, model: reread, lost, tools: [`${source.syntax}-reader`, `${target.syntax}-writer`] };
+}
+
+/**
+ * The caller's hybrid PDF around the converted XML. A signature would be broken and a file that is
+ * no PDF/A-3 cannot be declared one by adding an attachment: both are the caller's to decide.
+ */
+async function rewrapped(order: ConvertOrder, xml: Uint8Array, model: Invoice, record: ProfileRecord): Promise<Uint8Array> {
+  const { rewrapHybrid } = await import("../pdf/rewrap.ts");
+  const result = await rewrapHybrid({ pdf: order.bytes, xml, model, record, now: order.now });
+  if (result.ok) return result.pdf;
+  const why = result.reason === "signed" ? "it is signed, and re-wrapping the invoice would break the signature; convert its XML instead (the PDF envelope is then dropped)" : result.message;
+  throw new DomainError(422, "VALIDATION_ERROR", `the hybrid PDF cannot be re-wrapped: ${why}`, { reason: result.reason });
 }
 
 /** The source in the model; a document its binding cannot read (malformed XML, a value that is no number) is the caller's to mend. */

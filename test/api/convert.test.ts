@@ -86,6 +86,21 @@ describe("POST /v1/convert", () => {
     expect(await dropped.text()).not.toContain("<cbc:ProfileID>M1</cbc:ProfileID>");
   }, 60_000);
 
+  test("a hybrid PDF to a Factur-X target stays a PDF, its invoice re-wrapped; to an XML target its envelope is an acceptable loss", async () => {
+    const pdf = readFileSync(`${CORPUS_DIR}zugferd-corpus/XML-Rechnung/FX/EN16931_AbweichenderZahlungsempf.pdf`);
+    const wrapped = await convert(pdf, "targetFormat=zugferd", live, { "content-type": "application/pdf" });
+    expect(wrapped.status).toBe(200);
+    expect(wrapped.headers.get("content-type")).toBe("application/pdf");
+    expect(wrapped.headers.get("x-output-envelope")).toBe("pdf");
+    expect(wrapped.headers.get("x-lost-elements")).toBe("[]");
+    expect(wrapped.headers.get("x-conversion-tools")!.split(",")).toContain("pdf-rewrap");
+    expect(new TextDecoder().decode((await wrapped.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    const extracted = await convert(pdf, "targetFormat=cii", live, { "content-type": "application/pdf" });
+    expect(extracted.status).toBe(200);
+    expect(extracted.headers.get("x-output-envelope")).toBe("xml");
+    expect(JSON.parse(extracted.headers.get("x-lost-elements")!)).toEqual([{ path: "/", value: null, reason: expect.stringContaining("PDF envelope"), severity: "info", acceptableLoss: true }]);
+  }, 60_000);
+
   test("a FatturaPA source is 422 CONVERSION_UNSUPPORTED_PAIR naming both formats", async () => {
     const dir = `${CORPUS_DIR}fatturapa-testsdi/`;
     const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(".xml"));

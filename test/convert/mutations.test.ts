@@ -9,14 +9,12 @@
 
 import { describe, expect, test } from "bun:test";
 import { DOMParser, XMLSerializer, type Document, type Element } from "@xmldom/xmldom";
-import { convertDocument, type ConvertQuery } from "../../src/convert/convert.ts";
+import type { ConvertQuery } from "../../src/convert/convert.ts";
+import { converter } from "../support/convert.ts";
 import { generateXml, type GenerateInput } from "../../src/generate/generate.ts";
 import { SCHEMAS } from "../../src/syntax/cii/schemas.ts";
 import type { SchemaTable } from "../../src/syntax/cii/schemas.gen.ts";
 import { NAMESPACES } from "../../src/syntax/cii/vocabulary.ts";
-import { createEngine } from "../../src/validation/engine.ts";
-import { validateDocument } from "../../src/validation/validate.ts";
-import { rulesetBundle } from "../../src/assets/bundle.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { buildMissing, cannotRun } from "../support/requirements.ts";
@@ -25,10 +23,10 @@ const skip = cannotRun("convert mutations", buildMissing());
 
 type Outcome = { carried: boolean } | { refused: string; paths: string[] };
 
-const engine = skip ? undefined : createEngine(rulesetBundle());
+const convert = skip ? undefined : converter();
 async function outcomeOf(bytes: Uint8Array, query: ConvertQuery, value: string): Promise<Outcome> {
   try {
-    const converted = await convertDocument({ bytes, query, livemode: true, judge: { ruleset: undefined } }, { judge: (r) => validateDocument(engine!, r) });
+    const converted = await convert!(bytes, query);
     return { carried: new TextDecoder().decode(converted.file).includes(value) };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

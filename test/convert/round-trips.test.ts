@@ -3,15 +3,12 @@
 // named what it could not carry. Nothing changes silently: a difference that is neither is a failure.
 
 import { describe, expect, test } from "bun:test";
-import { convertDocument } from "../../src/convert/convert.ts";
+import { converter } from "../support/convert.ts";
 import { modelDifferences } from "../../src/convert/model-diff.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { detect } from "../../src/syntax/detect.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
 import { isEn16931Syntax } from "../../src/profiles/ids.ts";
-import { createEngine } from "../../src/validation/engine.ts";
-import { validateDocument } from "../../src/validation/validate.ts";
-import { rulesetBundle } from "../../src/assets/bundle.ts";
 import { isPdf } from "../../src/pdf/sniff.ts";
 import { corpusFile, corpusMissing, corpusRows } from "../support/corpus.ts";
 import { buildMissing, cannotRun } from "../support/requirements.ts";
@@ -20,9 +17,8 @@ const skip = cannotRun("convert round trips over the corpus", corpusMissing ?? b
 
 describe.skipIf(skip)("source -> other syntax -> source", () => {
   test("reproduces the source's model, or is refused naming what it cannot carry", async () => {
-    const engine = createEngine(rulesetBundle());
-    const judge = (request: Parameters<typeof validateDocument>[1]) => validateDocument(engine, request);
-    const convert = (bytes: Uint8Array, targetFormat: "cii" | "ubl") => convertDocument({ bytes, query: { targetFormat }, livemode: true, judge: { ruleset: undefined } }, { judge });
+    const converting = converter();
+    const convert = (bytes: Uint8Array, targetFormat: "cii" | "ubl") => converting(bytes, { targetFormat });
     const outcomes = { same: 0, refused: new Map<string, number>(), invalid: new Map<string, number>() };
     const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
     const changed: string[] = [];

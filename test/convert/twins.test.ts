@@ -6,13 +6,10 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { convertDocument, type ConvertOrder } from "../../src/convert/convert.ts";
+import { converter } from "../support/convert.ts";
 import { modelDifferences } from "../../src/convert/model-diff.ts";
 import { parseDocument } from "../../src/generate/parse.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
-import { createEngine } from "../../src/validation/engine.ts";
-import { validateDocument } from "../../src/validation/validate.ts";
-import { rulesetBundle } from "../../src/assets/bundle.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { CORPUS_DIR, corpusMissing } from "../support/corpus.ts";
 import { buildMissing, cannotRun } from "../support/requirements.ts";
@@ -55,10 +52,8 @@ const TWINS_REFUSED: Record<string, { cii: string[]; ubl: string[] }> = {
 const read = (bytes: Uint8Array, syntax: "cii" | "ubl") => bindingOf(syntax).read(bytes);
 
 describe.skipIf(skip)("XRechnung twins: convert(one) says what the other says", () => {
-  const engine = createEngine(rulesetBundle());
-  const judge = (request: Parameters<typeof validateDocument>[1]) => validateDocument(engine, request);
-  const convert = (bytes: Uint8Array, targetFormat: "cii" | "ubl") =>
-    convertDocument({ bytes, query: { targetFormat }, livemode: true, judge: { ruleset: undefined } } satisfies ConvertOrder, { judge });
+  const converting = converter();
+  const convert = (bytes: Uint8Array, targetFormat: "cii" | "ubl") => converting(bytes, { targetFormat });
 
   test("there are twins to compare", () => expect(twins.length).toBeGreaterThanOrEqual(16));
 

@@ -5,13 +5,10 @@
 // reader cases, items 1-4, 6 and 9, are test/syntax/leftovers-cases.test.ts.)
 
 import { describe, expect, test } from "bun:test";
-import { convertDocument } from "../../src/convert/convert.ts";
+import { converter } from "../support/convert.ts";
 import { modelDifferences } from "../../src/convert/model-diff.ts";
 import { generateXml, type GenerateInput } from "../../src/generate/generate.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
-import { createEngine } from "../../src/validation/engine.ts";
-import { validateDocument } from "../../src/validation/validate.ts";
-import { rulesetBundle } from "../../src/assets/bundle.ts";
 import { DomainError } from "../../src/errors/domain-error.ts";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { buildMissing, cannotRun } from "../support/requirements.ts";
@@ -19,9 +16,8 @@ import { buildMissing, cannotRun } from "../support/requirements.ts";
 const skip = cannotRun("convert user cases", buildMissing());
 
 describe.skipIf(skip)("conversion cases users found", () => {
-  const engine = createEngine(rulesetBundle());
-  const convert = (xml: string, targetFormat: "cii" | "ubl") =>
-    convertDocument({ bytes: new TextEncoder().encode(xml), query: { targetFormat }, livemode: true, judge: { ruleset: undefined } }, { judge: (r) => validateDocument(engine, r) });
+  const converting = converter();
+  const convert = (xml: string, targetFormat: "cii" | "ubl") => converting(new TextEncoder().encode(xml), { targetFormat });
   const generated = (syntax: "cii" | "ubl", scenario = 0, extra: Partial<GenerateInput["invoice"]> = {}) =>
     new TextDecoder().decode(generateXml({ standard: "xrechnung", syntax, invoice: { ...SCENARIOS[scenario]!.build(LOCALES.de), ...extra } } satisfies GenerateInput, { livemode: true }).bytes);
   const PLACES = {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CONVERT_TARGETS, RECORDS, STANDARD_ENTRIES } from "../../src/profiles/catalogue.ts";
-import { convertDocument } from "../../src/convert/convert.ts";
+import { converter } from "../support/convert.ts";
 import { XSD_SCHEMAS } from "../../src/profiles/schemas.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
 import type { ProfileRecord } from "../../src/profiles/record.ts";
@@ -119,10 +119,10 @@ describe.skipIf(cannotRun("written documents judged under their own record", bui
       expect([target.label, outcome.result.errors]).toEqual([target.label, []]);
     }
     // The plain EN 16931 core has no generate standard; convert writes it (an XRechnung document stripped of its CIUS).
-    const judge = (request: Parameters<typeof validateDocument>[1]) => validateDocument(engine, request);
+    const convert = converter();
     for (const syntax of ["cii", "ubl"] as const) {
       const source = generateXml({ standard: "xrechnung", syntax, invoice: SCENARIOS[0]!.build(LOCALES.de) }, { livemode: true });
-      const converted = await convertDocument({ bytes: source.bytes, query: { targetFormat: syntax }, livemode: true, judge: { ruleset: undefined } }, { judge });
+      const converted = await convert(source.bytes, { targetFormat: syntax });
       const record = detect(converted.file).record!;
       written.add(record.id);
       expect([syntax, record.id]).toEqual([syntax, CONVERT_TARGETS[syntax].records[syntax]]);

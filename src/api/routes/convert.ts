@@ -49,6 +49,7 @@ export const convertRoute = defineRoute<BinaryBody, Query>({
       query: { ...query, dropFranceCtcOverlay: query.dropFranceCtcOverlay === "true" },
       livemode: ctx.caller.livemode,
       judge: { ruleset: rulesetChoice(ctx, ctx.request.headers.get("service-ruleset")) },
+      now: ctx.deps.clock(),
     };
     const converted = await metered(ctx, (signal) => ctx.deps.workers().convert(order, signal));
     const { result } = converted;
