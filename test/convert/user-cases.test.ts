@@ -57,6 +57,19 @@ describe.skipIf(skip)("conversion cases users found", () => {
     }, 60_000);
   }
 
+  test("a binary attachment (BG-24) crosses UBL -> CII -> UBL whole: id, description, file name, MIME code and content", async () => {
+    const attachment =
+      "<cac:AdditionalDocumentReference><cbc:ID>ATT-1</cbc:ID><cbc:DocumentDescription>Timesheet</cbc:DocumentDescription>" +
+      '<cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="timesheet.pdf">JVBERi0xLjQKJcOkw7zDtsOfCg==</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>';
+    const xml = generated("ubl").replace("<cac:AccountingSupplierParty>", `${attachment}<cac:AccountingSupplierParty>`);
+    const there = await convert(xml, "cii");
+    expect(new TextDecoder().decode(there.file)).toContain("JVBERi0xLjQKJcOkw7zDtsOfCg==");
+    const back = await convert(new TextDecoder().decode(there.file), "ubl");
+    const source = bindingOf("ubl").read(new TextEncoder().encode(xml));
+    expect(source.supportingDocuments).toHaveLength(1);
+    expect(modelDifferences(source, bindingOf("ubl").read(back.file))).toEqual([]);
+  }, 60_000);
+
   test("a CII date in a format EN 16931 does not allow (610, a month) is refused, naming its format", async () => {
     const xml = generated("cii").replace(/<udt:DateTimeString format="102">(\d{6})\d\d<\/udt:DateTimeString>/, '<udt:DateTimeString format="610">$1</udt:DateTimeString>');
     expect(xml).toContain('format="610"');
