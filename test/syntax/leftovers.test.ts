@@ -128,6 +128,26 @@ describe("consumption is recorded only when asked", () => {
   });
 });
 
+describe("schema location hints", () => {
+  const XSI_NS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`;
+
+  test("xsi:schemaLocation and xsi:noNamespaceSchemaLocation are markup, not values; xsi:nil is a value", () => {
+    const { leftovers } = ubl(
+      `<Invoice ${UBL_NS} ${XSI_NS} xsi:schemaLocation="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 UBL-Invoice-2.1.xsd" xsi:noNamespaceSchemaLocation="x.xsd">` +
+        `<cbc:ID>INV-1</cbc:ID><cbc:Note xsi:nil="true"/></Invoice>`,
+    );
+    expect(leftovers).toEqual([{ path: "/Invoice/cbc:Note/@xsi:nil", value: "true", reason: "BT-22 (BT-21 as its #code# prefix) (xsi:nil)" }]);
+  });
+
+  test("CII: the same", () => {
+    const { leftovers } = cii(
+      `<rsm:CrossIndustryInvoice ${CII_NS} ${XSI_NS} xsi:schemaLocation="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100 CrossIndustryInvoice_100pD16B.xsd">` +
+        `<rsm:ExchangedDocument><ram:ID>INV-1</ram:ID></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`,
+    );
+    expect(leftovers).toEqual([]);
+  });
+});
+
 describe("values the model implies", () => {
   const document = (date: string, amount: string) =>
     `<rsm:CrossIndustryInvoice ${CII_NS}><rsm:ExchangedDocument><ram:ID>INV-1</ram:ID><ram:IssueDateTime>${date}</ram:IssueDateTime></rsm:ExchangedDocument>` +
