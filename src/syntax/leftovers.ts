@@ -25,15 +25,17 @@ export interface TermPlaces {
   keyOf(shape: string): string;
   /** The extension a value path belongs to (`UBL extension`, `Factur-X EXTENDED`), if any. */
   extensionOf(shape: string): string | undefined;
-  /** Values the writer writes again from the model, so a read that skips them loses nothing. */
+  /** Values the model or the binding implies, so a read that skips them loses nothing (ImpliedValue). */
   implied: readonly ImpliedValue[];
 }
 
 /**
  * A value whose place and content follow from the model: a syntax constant (CII's tax type code
  * `VAT`, UBL's tax scheme `VAT`, the date format `102`) or a copy of a term the model holds once
- * (every amount's currency, the payment means code UBL repeats per account). Only the values
- * listed count: any other value there is information the model does not hold, a leftover.
+ * (every amount's currency, the payment means code UBL repeats per account), which the writer
+ * writes again; or a label that restates what the binding fixes (the syntax version, the name of
+ * the code list a term prescribes), which it need not. Only the values listed count: any other
+ * value there is information the model does not hold, a leftover.
  */
 export interface ImpliedValue {
   /** Whether a table key (keyOf) is one of its places. */

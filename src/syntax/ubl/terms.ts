@@ -209,6 +209,29 @@ const RENAMES: [RegExp, string][] = [
   [new RegExp(KINDS.creditNote.typeCode, "g"), KINDS.invoice.typeCode],
 ];
 
+/**
+ * Attributes that only name the code list EN 16931 already fixes for their element's codes: UBL
+ * lets a sender label a code with its list, and CEN/TS 16931-3-2 gives the label no term. The
+ * model holds the code and the term fixes its list, so such a label says nothing more and the
+ * writer, which leaves labels out, loses nothing. A label naming any other list is information and
+ * stays a leftover. Keys are place suffixes (endingIn).
+ */
+const CODE_LIST_LABELS: Record<string, readonly string[]> = {
+  // UNTDID 5153 (duty, tax or fee type), the list of the tax scheme id `VAT`.
+  "cac:TaxScheme/cbc:ID/@schemeID": ["UN/ECE 5153"],
+  // UNTDID 5305 (duty, tax or fee category), BT-95, BT-102, BT-118, BT-151.
+  "cac:TaxCategory/cbc:ID/@schemeID": ["UNCL5305", "UN/ECE 5305"],
+  "cac:ClassifiedTaxCategory/cbc:ID/@schemeID": ["UNCL5305", "UN/ECE 5305"],
+  // VATEX (BT-121); SI-UBL 2.0 labels the same codes with the CEN workshop agreement they come from.
+  "cbc:TaxExemptionReasonCode/@listID": ["VATEX", "CWA 15577"],
+  // UNTDID 1001 (document name code), BT-3.
+  [`${KINDS.invoice.typeCode}/@listID`]: ["UNCL1001"],
+  // ISO 3166-1 alpha-2, every country code.
+  "cac:Country/cbc:IdentificationCode/@listID": ["ISO3166-1:Alpha2"],
+  // UN/ECE Recommendation 20 (with 21), every unit of measure (BT-130, BT-150).
+  "@unitCodeListID": ["UNECERec20"],
+};
+
 export const UBL_PLACES: TermPlaces = {
   prefixes: { ...PREFIXES, [NS.invoice]: "", [NS.creditNote]: "" },
   terms: TERMS,
@@ -217,7 +240,11 @@ export const UBL_PLACES: TermPlaces = {
   implied: [
     AMOUNT_CURRENCY,
     { at: endingIn("cac:TaxCategory/cac:TaxScheme/cbc:ID", "cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), values: () => ["VAT"] },
-    // One cac:PaymentMeans per account, each repeating the code (payment.ts).
+    // One cac:PaymentMeans per account, each repeating the code and the remittance information (payment.ts).
     { at: endingIn("cac:PaymentMeans/cbc:PaymentMeansCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+    { at: endingIn("cac:PaymentMeans/cbc:PaymentID"), values: (i) => [i.paymentInstructions?.remittanceInformation] },
+    // The syntax's version: CEN/TS 16931-3-2 binds EN 16931 to UBL 2.1 alone, so a document it reads is 2.1 said or not.
+    { at: endingIn("cbc:UBLVersionID"), values: () => ["2.1"] },
+    ...Object.entries(CODE_LIST_LABELS).map(([place, labels]) => ({ at: endingIn(place), values: () => labels })),
   ],
 };
