@@ -8,6 +8,7 @@ import { generateXml } from "../../src/generate/generate.ts";
 import type { Invoice } from "../../src/model/index.ts";
 import type { En16931Syntax } from "../../src/profiles/ids.ts";
 import type { Leftover } from "../../src/syntax/leftovers.ts";
+import { recordById } from "../../src/profiles/lookup.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
 
 function generated(syntax: En16931Syntax): string {
@@ -143,6 +144,42 @@ describe("3. price base quantity and unit (BT-149, BT-150) on net and gross pric
       { path: `${gross}/@unitCode`, value: "DAY", reason: "BT-150" },
       { path: gross, value: "2", reason: "BT-149" },
     ]);
+  });
+});
+
+describe("3b. the base quantity CII repeats on the gross price (BT-149, BT-150)", () => {
+  const withGross = (quantity: string, unit: string) =>
+    mutated(
+      "cii",
+      [
+        "<ram:NetPriceProductTradePrice>",
+        `<ram:GrossPriceProductTradePrice><ram:ChargeAmount>150</ram:ChargeAmount><ram:BasisQuantity unitCode="${unit}">${quantity}</ram:BasisQuantity></ram:GrossPriceProductTradePrice><ram:NetPriceProductTradePrice>`,
+      ],
+      ["<ram:ChargeAmount>120</ram:ChargeAmount>", `<ram:ChargeAmount>120</ram:ChargeAmount><ram:BasisQuantity unitCode="HUR">1</ram:BasisQuantity>`],
+    );
+  const gross = `${CII}/ram:IncludedSupplyChainTradeLineItem[1]/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:BasisQuantity`;
+
+  test("CII: the same quantity and unit, however the number is written, is the net price's, carried", () => {
+    const { invoice, added } = outcome("cii", withGross("1.00", "HUR"));
+    expect(invoice.lines[0]!.price).toMatchObject({ baseQuantity: "1", baseQuantityUnitCode: "HUR" });
+    expect(added).toEqual([]);
+  });
+
+  test("CII: another unit for the same number is left whole", () => {
+    expect(outcome("cii", withGross("1", "DAY")).added).toEqual([
+      { path: `${gross}/@unitCode`, value: "DAY", reason: "BT-150" },
+      { path: gross, value: "1", reason: "BT-149" },
+    ]);
+  });
+
+  test("UBL -> CII -> model: the copy the CII writer adds reads back as nothing left", () => {
+    const ubl = mutated("ubl", [`<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount>`, `<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount><cbc:BaseQuantity unitCode="HUR">2</cbc:BaseQuantity><cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="EUR">30</cbc:Amount><cbc:BaseAmount currencyID="EUR">150</cbc:BaseAmount></cac:AllowanceCharge>`]);
+    const model = read("ubl", ubl).invoice;
+    const written = bindingOf("cii").write(model, recordById("cii:en16931").write!).xml;
+    expect(written).toMatch(/<ram:GrossPriceProductTradePrice>\s*<ram:ChargeAmount>150<\/ram:ChargeAmount>\s*<ram:BasisQuantity unitCode="HUR">2</);
+    const back = read("cii", written);
+    expect(back.invoice.lines[0]!.price).toEqual(model.lines[0]!.price);
+    expect(back.leftovers.filter((l) => l.path.includes("GrossPrice"))).toEqual([]);
   });
 });
 
