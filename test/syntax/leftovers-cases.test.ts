@@ -183,6 +183,46 @@ describe("3b. the base quantity CII repeats on the gross price (BT-149, BT-150)"
   });
 });
 
+describe("3c. a zero price discount (BT-147) is none, the one thing UBL can say of a gross price alone", () => {
+  const ublGross = (amount: string) =>
+    mutated("ubl", [
+      `<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount>`,
+      `<cbc:PriceAmount currencyID="EUR">120</cbc:PriceAmount><cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="EUR">${amount}</cbc:Amount><cbc:BaseAmount currencyID="EUR">120</cbc:BaseAmount></cac:AllowanceCharge>`,
+    ]);
+  const ciiGross = (allowance: string) =>
+    mutated("cii", ["<ram:NetPriceProductTradePrice>", `<ram:GrossPriceProductTradePrice><ram:ChargeAmount>120</ram:ChargeAmount>${allowance}</ram:GrossPriceProductTradePrice><ram:NetPriceProductTradePrice>`]);
+  const zero = `<ram:AppliedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>0.00</ram:ActualAmount></ram:AppliedTradeAllowanceCharge>`;
+
+  test("UBL: the mandatory zero amount beside a gross price reads as no discount; a real one reaches the model", () => {
+    const { invoice, added } = outcome("ubl", ublGross("0.00"));
+    expect(invoice.lines[0]!.price).toEqual({ netPrice: "120", discount: undefined, grossPrice: "120", baseQuantity: undefined, baseQuantityUnitCode: undefined });
+    expect(added).toEqual([]);
+    expect(outcome("ubl", ublGross("5")).invoice.lines[0]!.price.discount).toBe("5");
+  });
+
+  test("CII: a zero discount reads as none, like a gross price without one", () => {
+    const { invoice, added } = outcome("cii", ciiGross(zero));
+    expect(invoice.lines[0]!.price).toEqual(outcome("cii", ciiGross("")).invoice.lines[0]!.price);
+    expect(invoice.lines[0]!.price).toMatchObject({ grossPrice: "120", netPrice: "120" });
+    expect(added).toEqual([]);
+  });
+
+  test("both ways through the other syntax, a gross price without a discount comes back as it was", () => {
+    const through = (from: En16931Syntax, xml: string) => {
+      const to = from === "ubl" ? "cii" : "ubl";
+      const model = read(from, xml).invoice;
+      const there = read(to, bindingOf(to).write(model, recordById(`${to}:en16931`).write!).xml).invoice;
+      const back = read(from, bindingOf(from).write(there, recordById(`${from}:en16931`).write!).xml).invoice;
+      return [model.lines[0]!.price, there.lines[0]!.price, back.lines[0]!.price];
+    };
+    for (const [from, xml] of [["cii", ciiGross("")], ["ubl", ublGross("0")]] as const) {
+      const [model, there, back] = through(from, xml);
+      expect(there).toEqual(model!);
+      expect(back).toEqual(model!);
+    }
+  });
+});
+
 describe("4. contact by department (BT-41, BT-56), trading and legal names (BT-27, BT-28, BT-44, BT-45)", () => {
   test("UBL: the names reach the model; UBL's contact has no department, and a contact note is left", () => {
     const { invoice, added } = outcome(

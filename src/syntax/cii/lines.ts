@@ -6,7 +6,7 @@
 
 import { isDecimal, sameDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { isTrue, VAT_SCHEME, type Currencies } from "../values.ts";
+import { isTrue, priceDiscount, VAT_SCHEME, type Currencies } from "../values.ts";
 import { attrOf, textOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
 import { ALLOWANCE_TERMS } from "../terms.ts";
@@ -58,7 +58,7 @@ function writeItem(i: Item): XmlNode {
  * BT-147 from the gross price's allowances: EN 16931 has one discount, Factur-X EXTENDED allows
  * several (gross minus all of them is the net price), so several are summed.
  */
-function priceDiscount(amounts: (string | undefined)[]): string | undefined {
+function summedDiscount(amounts: (string | undefined)[]): string | undefined {
   if (amounts.length <= 1) return amounts[0];
   return amounts.every((a) => a !== undefined && isDecimal(a)) ? sum(amounts as string[]) : amounts.find((a) => a !== undefined);
 }
@@ -104,7 +104,7 @@ function readLine(e: Element, h: Header): InvoiceLine {
     charges: charges.map(readLineAllowanceCharge),
     price: {
       netPrice: cii.text(net, "ram:ChargeAmount") ?? "",
-      discount: priceDiscount(discounts),
+      discount: priceDiscount(summedDiscount(discounts)),
       grossPrice: cii.text(gross, "ram:ChargeAmount"),
       baseQuantity,
       baseQuantityUnitCode,
