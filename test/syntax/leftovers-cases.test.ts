@@ -307,3 +307,31 @@ describe("9. several notes, with subject codes (BT-21, BT-22)", () => {
     ]);
   });
 });
+
+describe("10. a buyer's tax registration under a scheme other than VAT (no EN 16931 term; both syntaxes hold it)", () => {
+  const ublBuyer = mutated("ubl", [
+    "<cac:PartyLegalEntity>\n        <cbc:RegistrationName>Kunde AG",
+    "<cac:PartyTaxScheme><cbc:CompanyID>04523249415</cbc:CompanyID><cac:TaxScheme><cbc:ID>FC</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme><cac:PartyLegalEntity><cbc:RegistrationName>Kunde AG",
+  ]);
+  const ciiBuyer = mutated("cii", [
+    `<ram:ID schemeID="VA">DE987654321</ram:ID>\n        </ram:SpecifiedTaxRegistration>`,
+    `<ram:ID schemeID="VA">DE987654321</ram:ID>\n        </ram:SpecifiedTaxRegistration><ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">04523249415</ram:ID></ram:SpecifiedTaxRegistration>`,
+  ]);
+  const writtenAs = (syntax: En16931Syntax, model: Invoice) => bindingOf(syntax).write(model, recordById(`${syntax}:en16931`).write!).xml;
+
+  test("UBL: it reaches the model beside BT-48, and CII writes it as scheme FC", () => {
+    const { invoice, added } = outcome("ubl", ublBuyer);
+    expect([invoice.buyer.vatId, invoice.buyer.taxRegistrationId]).toEqual(["DE987654321", "04523249415"]);
+    expect(added).toEqual([]);
+    expect(writtenAs("cii", invoice)).toContain(`<ram:ID schemeID="FC">04523249415</ram:ID>`);
+    expect(read("cii", writtenAs("cii", invoice)).invoice.buyer).toEqual(invoice.buyer);
+  });
+
+  test("CII: scheme FC reaches the model beside BT-48, and UBL writes it under a tax scheme other than VAT", () => {
+    const { invoice, added } = outcome("cii", ciiBuyer);
+    expect([invoice.buyer.vatId, invoice.buyer.taxRegistrationId]).toEqual(["DE987654321", "04523249415"]);
+    expect(added).toEqual([]);
+    expect(writtenAs("ubl", invoice)).toMatch(/<cbc:CompanyID>04523249415<\/cbc:CompanyID>\s*<cac:TaxScheme>\s*<cbc:ID>TAX<\/cbc:ID>/);
+    expect(read("ubl", writtenAs("ubl", invoice)).invoice.buyer).toEqual(invoice.buyer);
+  });
+});

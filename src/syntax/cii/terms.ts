@@ -115,7 +115,7 @@ const TERMS: Record<string, string> = {
     "ram:SpecifiedLegalOrganization/ram:TradingBusinessName": "BT-45",
     "ram:URIUniversalCommunication/ram:URIID": "BT-49",
     "ram:URIUniversalCommunication/ram:URIID/@schemeID": "BT-49-1",
-    "ram:SpecifiedTaxRegistration/ram:ID": "BT-48",
+    "ram:SpecifiedTaxRegistration/ram:ID": "BT-48 (scheme VA) or the buyer's tax registration (FC)",
   }),
   ...contact(BUYER, CONTACT_TERMS.buyer),
   ...address(BUYER, ADDRESS_TERMS.buyer),
