@@ -335,3 +335,26 @@ describe("10. a buyer's tax registration under a scheme other than VAT (no EN 16
     expect(read("ubl", writtenAs("ubl", invoice)).invoice.buyer).toEqual(invoice.buyer);
   });
 });
+
+describe("11. the payment means text (BT-82) CII repeats per account", () => {
+  const withSecond = (text: string) =>
+    mutated(
+      "cii",
+      ["<ram:TypeCode>58</ram:TypeCode>", "<ram:TypeCode>58</ram:TypeCode><ram:Information>Überweisung</ram:Information>"],
+      [
+        "</ram:SpecifiedTradeSettlementPaymentMeans>",
+        `</ram:SpecifiedTradeSettlementPaymentMeans><ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:Information>${text}</ram:Information>` +
+          "<ram:PayeePartyCreditorFinancialAccount><ram:IBANID>DE75512108001245126199</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>",
+      ],
+    );
+
+  test("CII: the same text on the second account is the copy the writer repeats; another text is left", () => {
+    const same = outcome("cii", withSecond("Überweisung"));
+    expect(same.invoice.paymentInstructions?.meansText).toBe("Überweisung");
+    expect(same.invoice.paymentInstructions?.creditTransfers).toHaveLength(2);
+    expect(same.added).toEqual([]);
+    expect(outcome("cii", withSecond("Lastschrift")).added).toEqual([
+      { path: `${CII}/ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeSettlementPaymentMeans[2]/ram:Information`, value: "Lastschrift", reason: "BT-82" },
+    ]);
+  });
+});

@@ -256,6 +256,8 @@ export const CII_PLACES: TermPlaces = {
     { at: endingIn("ram:ApplicableTradeTax/ram:TypeCode", "ram:CategoryTradeTax/ram:TypeCode"), values: () => ["VAT"] },
     // The schema requires a project name; EN 16931 has none and fixes this text.
     { at: endingIn("ram:SpecifiedProcuringProject/ram:Name"), values: () => [PROJECT_NAME] },
+    // One payment means per account, each repeating the code and the text (payment.ts).
     { at: endingIn("ram:SpecifiedTradeSettlementPaymentMeans/ram:TypeCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+    { at: endingIn("ram:SpecifiedTradeSettlementPaymentMeans/ram:Information"), values: (i) => [i.paymentInstructions?.meansText] },
   ],
 };
