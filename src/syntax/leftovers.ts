@@ -19,7 +19,10 @@ export interface Leftover {
 export interface TermPlaces {
   /** The prefix each namespace is named with in a path; "" for none (the UBL root's namespace). */
   prefixes: Record<string, string>;
-  /** Business terms by table key (see `keyOf`); several ids when the source tells them apart by a code. */
+  /**
+   * Business terms by table key (see `keyOf`); several ids when the source tells them apart by a
+   * code; for a place with no term that a refusal meets often, what it holds (`notATerm`).
+   */
   terms: Record<string, string>;
   /** The table key of a value path without positions. */
   keyOf(shape: string): string;
@@ -50,6 +53,9 @@ export const endingIn = (...suffixes: string[]) => (key: string) => suffixes.som
 export const AMOUNT_CURRENCY: ImpliedValue = { at: endingIn("@currencyID"), values: (i) => [i.currencyCode, i.taxCurrencyCode] };
 
 export const NOT_A_TERM = "not an EN 16931 business term";
+
+/** The reason of a place without a term that says what the value is, so a refusal names what it loses. */
+export const notATerm = (what: string) => `${NOT_A_TERM}: ${what}`;
 
 /** The reason a leftover at `shape` gets: its term, its element's term for an attribute, its extension, or none. */
 export function reasonOf(places: TermPlaces, shape: string): string {

@@ -128,6 +128,18 @@ describe("consumption is recorded only when asked", () => {
   });
 });
 
+describe("places without a term", () => {
+  test("a place sources fill is named for what it holds; another has only no term", () => {
+    const { leftovers } = ubl(
+      `<Invoice ${UBL_NS}><cbc:ID>INV-1</cbc:ID><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:PaymentTerms><cbc:Note>30 days</cbc:Note><cbc:Amount currencyID="EUR">100</cbc:Amount><cbc:InstallmentDueDate>2025-01-01</cbc:InstallmentDueDate></cac:PaymentTerms></Invoice>`,
+    );
+    expect(leftovers).toEqual([
+      { path: "/Invoice/cac:PaymentTerms/cbc:Amount", value: "100", reason: "not an EN 16931 business term: the amount of one payment terms instalment" },
+      { path: "/Invoice/cac:PaymentTerms/cbc:InstallmentDueDate", value: "2025-01-01", reason: "not an EN 16931 business term" },
+    ]);
+  });
+});
+
 describe("schema location hints", () => {
   const XSI_NS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`;
 
@@ -171,7 +183,7 @@ describe("values the model implies", () => {
     );
     const subtotal = "/Invoice/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory";
     expect(leftovers).toEqual([
-      { path: "/Invoice/cbc:UBLVersionID", value: "2.2", reason: "not an EN 16931 business term" },
+      { path: "/Invoice/cbc:UBLVersionID", value: "2.2", reason: "not an EN 16931 business term: the UBL version (only 2.1 is implied)" },
       { path: "/Invoice/cac:PaymentMeans[2]/cbc:PaymentID", value: "REF-2", reason: "BT-83" },
       { path: `${subtotal}/cbc:ID/@schemeID`, value: "OWN", reason: "BT-118 (schemeID)" },
       { path: `${subtotal}/cbc:TaxExemptionReasonCode/@listID`, value: "OWN-REASONS", reason: "BT-121 (listID)" },

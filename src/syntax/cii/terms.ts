@@ -3,7 +3,7 @@
 // share, told apart by a code, names all of them. What the EN 16931 Factur-X schema leaves out and
 // the EXTENDED one declares is named as that extension.
 
-import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, notATerm, type TermPlaces } from "../leftovers.ts";
 import { PROJECT_NAME } from "./references.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
@@ -222,6 +222,16 @@ const TERMS: Record<string, string> = {
   ...allowanceCharge(`${LINE}/ram:SpecifiedLineTradeSettlement`, "BG-27 or BG-28", ALLOWANCE_TERMS.lineAllowance, ALLOWANCE_TERMS.lineCharge),
 };
 
+/** Places without a term that sources fill, named for what they hold: CII has them, UBL and the model do not. */
+const NOT_TERMS: Record<string, string> = {
+  [`${SELLER}/ram:DefinedTradeContact/ram:FaxUniversalCommunication/ram:CompleteNumber`]: notATerm("the seller contact's fax number (Factur-X EXTENDED)"),
+  [`${BUYER}/ram:DefinedTradeContact/ram:FaxUniversalCommunication/ram:CompleteNumber`]: notATerm("the buyer contact's fax number (Factur-X EXTENDED)"),
+  ...under(`${LINE}/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:AppliedTradeAllowanceCharge`, {
+    "ram:CalculationPercent": notATerm("the percentage of a price discount, which EN 16931 gives as an amount (BT-147) only"),
+    "ram:BasisAmount": notATerm("the base of a price discount, which EN 16931 gives as an amount (BT-147) only"),
+  }),
+};
+
 const ROOT_TYPE = "rsm:CrossIndustryInvoiceType";
 
 /** Whether a schema table declares a value path below the root; inside a data type every step is its own. */
@@ -243,7 +253,7 @@ const belowRoot = (shape: string) => shape.replace(/^\/[^/]+\//, "");
 
 export const CII_PLACES: TermPlaces = {
   prefixes: Object.fromEntries(Object.entries(NAMESPACES).map(([prefix, uri]) => [uri, prefix])),
-  terms: TERMS,
+  terms: { ...TERMS, ...NOT_TERMS },
   keyOf: belowRoot,
   extensionOf: (shape) => {
     const key = belowRoot(shape);

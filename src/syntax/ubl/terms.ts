@@ -3,7 +3,7 @@
 // note's names and XRechnung sub-lines map onto them (keyOf). A place several terms share, told
 // apart by a code, names all of them.
 
-import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, notATerm, type TermPlaces } from "../leftovers.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import { KINDS, NS, PREFIXES } from "./vocabulary.ts";
 
@@ -201,6 +201,24 @@ const TERMS: Record<string, string> = {
   ...allowanceCharge(`${LINE}/cac:AllowanceCharge`, "BG-27 or BG-28", ALLOWANCE_TERMS.lineAllowance, ALLOWANCE_TERMS.lineCharge),
 };
 
+/** Places without a term that sources fill, named for what they hold: UBL has them, CII and the model do not. */
+const NOT_TERMS: Record<string, string> = {
+  "cbc:UBLVersionID": notATerm("the UBL version (only 2.1 is implied)"),
+  [`${SELLER}/cac:Contact/cbc:Telefax`]: notATerm("the seller contact's fax number"),
+  [`${BUYER}/cac:Contact/cbc:Telefax`]: notATerm("the buyer contact's fax number"),
+  "cac:PaymentMeans/cbc:ID": notATerm("an id of the payment means, for payment terms to point to"),
+  "cac:PaymentMeans/cbc:InstructionNote": notATerm("a payment instruction note"),
+  "cac:PaymentTerms/cbc:PaymentMeansID": notATerm("the payment means of one payment terms instalment"),
+  "cac:PaymentTerms/cbc:Amount": notATerm("the amount of one payment terms instalment"),
+  "cac:PaymentTerms/cbc:PaymentDueDate": notATerm("the due date of one payment terms instalment"),
+  ...under(`${LINE}/cac:TaxTotal/cac:TaxSubtotal`, {
+    "cbc:TaxableAmount": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cbc:TaxAmount": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cac:TaxCategory/cbc:ID": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cac:TaxCategory/cbc:Percent": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+  }),
+};
+
 /** Credit note names as their Invoice counterparts, and sub-lines (BG-DEX-01) as lines. */
 const RENAMES: [RegExp, string][] = [
   [new RegExp(`(/${KINDS.invoice.subLine}|/${KINDS.creditNote.subLine})+`, "g"), ""],
@@ -234,7 +252,7 @@ const CODE_LIST_LABELS: Record<string, readonly string[]> = {
 
 export const UBL_PLACES: TermPlaces = {
   prefixes: { ...PREFIXES, [NS.invoice]: "", [NS.creditNote]: "" },
-  terms: TERMS,
+  terms: { ...TERMS, ...NOT_TERMS },
   keyOf: (shape) => RENAMES.reduce((key, [from, to]) => key.replace(from, to), shape.replace(/^\/[^/]+\//, "")),
   extensionOf: (shape) => (shape.includes("/ext:UBLExtensions/") ? "UBL extension" : undefined),
   implied: [
