@@ -275,11 +275,21 @@ describe("6. VAT point date (BT-7) and its code (BT-8), both present", () => {
       "cii",
       mutated("cii", [
         "<ram:BasisAmount>1285.50</ram:BasisAmount>",
-        `<ram:BasisAmount>1285.50</ram:BasisAmount><ram:TaxPointDate><udt:DateString format="102">20250310</udt:DateString></ram:TaxPointDate><ram:DueDateTypeCode>35</ram:DueDateTypeCode>`,
+        `<ram:BasisAmount>1285.50</ram:BasisAmount><ram:TaxPointDate><udt:DateString format="102">20250310</udt:DateString></ram:TaxPointDate><ram:DueDateTypeCode>29</ram:DueDateTypeCode>`,
       ]),
     );
     expect([invoice.taxPointDate, invoice.taxPointDateCode]).toEqual(["2025-03-10", "35"]);
     expect(added).toEqual([]);
+  });
+
+  test("the code crosses lists between the syntaxes: UNTDID 2005 in UBL and the model, 2475 in CII", () => {
+    const ubl = mutated("ubl", ["<cbc:DocumentCurrencyCode>", "<cac:InvoicePeriod><cbc:DescriptionCode>432</cbc:DescriptionCode></cac:InvoicePeriod><cbc:DocumentCurrencyCode>"]);
+    const model = read("ubl", ubl).invoice;
+    const cii = bindingOf("cii").write(model, recordById("cii:en16931").write!).xml;
+    expect(cii).toContain("<ram:DueDateTypeCode>72</ram:DueDateTypeCode>");
+    const back = read("cii", cii).invoice;
+    expect(back.taxPointDateCode).toBe("432");
+    expect(bindingOf("ubl").write(back, recordById("ubl:en16931").write!).xml).toContain("<cbc:DescriptionCode>432</cbc:DescriptionCode>");
   });
 });
 
