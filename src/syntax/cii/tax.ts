@@ -20,6 +20,9 @@ const TAX_POINT_CODES: Record<string, string> = { "3": "5", "35": "29", "432": "
 const FROM_CII = Object.fromEntries(Object.entries(TAX_POINT_CODES).map(([model, cii]) => [cii, model]));
 const translated = (code: string | undefined, table: Record<string, string>) => (code === undefined ? undefined : (table[code] ?? code));
 
+/** BT-8 as CII writes it. */
+export const ciiTaxPointCode = (code: string | undefined) => translated(code, TAX_POINT_CODES);
+
 interface TaxTerms {
   vatBreakdown: VatBreakdown[];
   taxPointDate?: string;
@@ -54,7 +57,7 @@ export function writeTax(t: TaxTerms): Contribution {
         term("ram:CategoryCode", v.categoryCode, "BT-118"),
         term("ram:ExemptionReasonCode", v.exemptionReasonCode, "BT-121"),
         i === 0 && writeDate("ram:TaxPointDate", t.taxPointDate, "BT-7", "udt:DateString"),
-        term("ram:DueDateTypeCode", translated(t.taxPointDateCode, TAX_POINT_CODES), "BT-8"),
+        term("ram:DueDateTypeCode", ciiTaxPointCode(t.taxPointDateCode), "BT-8"),
         term("ram:RateApplicablePercent", v.rate, "BT-119"),
       ),
     ),

@@ -5,6 +5,7 @@
 
 import { AMOUNT_CURRENCY, endingIn, notATerm, type TermPlaces } from "../leftovers.ts";
 import { PROJECT_NAME } from "./references.ts";
+import { ciiTaxPointCode } from "./tax.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
 import { SCHEMAS } from "./schemas.ts";
@@ -264,6 +265,8 @@ export const CII_PLACES: TermPlaces = {
     // Dates are read and written in format 102 (CCYYMMDD), the one EN 16931 allows.
     { at: endingIn("udt:DateTimeString/@format", "udt:DateString/@format", "qdt:DateTimeString/@format", "qdt:DateString/@format"), values: () => ["102"] },
     { at: endingIn("ram:ApplicableTradeTax/ram:TypeCode", "ram:CategoryTradeTax/ram:TypeCode"), values: () => ["VAT"] },
+    // BT-8 repeated in every VAT breakdown entry, as CII-SR-462 allows and the writer does (tax.ts).
+    { at: endingIn("ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:DueDateTypeCode"), values: (i) => [ciiTaxPointCode(i.taxPointDateCode)] },
     // The schema requires a project name; EN 16931 has none and fixes this text.
     { at: endingIn("ram:SpecifiedProcuringProject/ram:Name"), values: () => [PROJECT_NAME] },
     // One payment means per account, each repeating the code and the text (payment.ts).
