@@ -2,7 +2,7 @@
 // The model keeps decimals as written ("12.50"), and a writer may spell one differently ("12.5"),
 // so two decimal strings that differ are compared by value; everything else compares exactly.
 
-import { isDecimal, normalize } from "../model/decimal.ts";
+import { sameDecimal } from "../model/decimal.ts";
 
 /** One place the models differ: a JSON pointer into the model, and the value on each side. */
 export interface ModelDifference {
@@ -10,8 +10,6 @@ export interface ModelDifference {
   before: unknown;
   after: unknown;
 }
-
-const sameDecimal = (a: string, b: string) => isDecimal(a) && isDecimal(b) && normalize(a) === normalize(b);
 
 /** Every leaf where `after` does not say what `before` said, in `before`'s order, then what `after` adds. */
 export function modelDifferences(before: unknown, after: unknown, path = ""): ModelDifference[] {

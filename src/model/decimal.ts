@@ -92,6 +92,9 @@ export function normalize(value: Decimal): Decimal {
   return render(units, scale);
 }
 
+/** Whether two texts are decimals of the same value, however written ("12.50" and "12.5"). */
+export const sameDecimal = (a: string, b: string): boolean => isDecimal(a) && isDecimal(b) && normalize(a) === normalize(b);
+
 /** Number of decimals as written ("1.50" -> 2), what BR-DEC-* rules count. */
 export function decimalPlaces(value: Decimal): number {
   return parse(value).scale;

@@ -48,6 +48,13 @@ export interface Buyer {
   legalRegistrationId?: Identifier;
   /** BT-48: buyer VAT identifier. */
   vatId?: string;
+  /**
+   * The buyer's tax registration under a scheme other than VAT (a local tax number): no EN 16931
+   * term, which has BT-48 alone, but both syntaxes hold it where they hold the seller's BT-32 (UBL
+   * `cac:PartyTaxScheme` with another scheme, CII `ram:SpecifiedTaxRegistration` scheme `FC`) and
+   * their validators accept it there, so a conversion carries it instead of refusing.
+   */
+  taxRegistrationId?: string;
   /** BT-49 (0..1): buyer electronic address, scheme (BT-49-1) mandatory when present. */
   electronicAddress?: Identifier;
   /** BG-8 (1..1): buyer postal address. */

@@ -19,21 +19,26 @@ export interface Leftover {
 export interface TermPlaces {
   /** The prefix each namespace is named with in a path; "" for none (the UBL root's namespace). */
   prefixes: Record<string, string>;
-  /** Business terms by table key (see `keyOf`); several ids when the source tells them apart by a code. */
+  /**
+   * Business terms by table key (see `keyOf`); several ids when the source tells them apart by a
+   * code; for a place with no term that a refusal meets often, what it holds (`notATerm`).
+   */
   terms: Record<string, string>;
   /** The table key of a value path without positions. */
   keyOf(shape: string): string;
   /** The extension a value path belongs to (`UBL extension`, `Factur-X EXTENDED`), if any. */
   extensionOf(shape: string): string | undefined;
-  /** Values the writer writes again from the model, so a read that skips them loses nothing. */
+  /** Values the model or the binding implies, so a read that skips them loses nothing (ImpliedValue). */
   implied: readonly ImpliedValue[];
 }
 
 /**
  * A value whose place and content follow from the model: a syntax constant (CII's tax type code
  * `VAT`, UBL's tax scheme `VAT`, the date format `102`) or a copy of a term the model holds once
- * (every amount's currency, the payment means code UBL repeats per account). Only the values
- * listed count: any other value there is information the model does not hold, a leftover.
+ * (every amount's currency, the payment means code UBL repeats per account), which the writer
+ * writes again; or a label that restates what the binding fixes (the syntax version, the name of
+ * the code list a term prescribes), which it need not. Only the values listed count: any other
+ * value there is information the model does not hold, a leftover.
  */
 export interface ImpliedValue {
   /** Whether a table key (keyOf) is one of its places. */
@@ -48,6 +53,9 @@ export const endingIn = (...suffixes: string[]) => (key: string) => suffixes.som
 export const AMOUNT_CURRENCY: ImpliedValue = { at: endingIn("@currencyID"), values: (i) => [i.currencyCode, i.taxCurrencyCode] };
 
 export const NOT_A_TERM = "not an EN 16931 business term";
+
+/** The reason of a place without a term that says what the value is, so a refusal names what it loses. */
+export const notATerm = (what: string) => `${NOT_A_TERM}: ${what}`;
 
 /** The reason a leftover at `shape` gets: its term, its element's term for an attribute, its extension, or none. */
 export function reasonOf(places: TermPlaces, shape: string): string {

@@ -1,7 +1,9 @@
 // Value rules both syntax bindings share: how an identifier with an optional scheme is made, what
-// an `xs:boolean` says, the tax scheme EN 16931 names for VAT, and the currencies amounts are in.
+// an `xs:boolean` says, what a zero price discount is, the tax scheme EN 16931 names for VAT, and
+// the currencies amounts are in.
 
-import type { Identifier } from "../model/index.ts";
+import { isDecimal, normalize } from "../model/decimal.ts";
+import type { Decimal, Identifier } from "../model/index.ts";
 
 /** An identifier; the scheme is left out when absent or empty. */
 export function identifier(value: string, scheme: string | undefined): Identifier {
@@ -11,6 +13,15 @@ export function identifier(value: string, scheme: string | undefined): Identifie
 /** An `xs:boolean` as written: `true` or `1` are true, anything else false. */
 export function isTrue(value: string | undefined): boolean {
   return value === "true" || value === "1";
+}
+
+/**
+ * BT-147 as the model keeps it: a zero price discount is none (gross minus zero is gross). UBL must
+ * write an amount beside a gross price (BT-148) given alone, so it cannot tell the two apart; both
+ * readers reading zero as none keeps a conversion from inventing a zero discount or losing one.
+ */
+export function priceDiscount(amount: Decimal | undefined): Decimal | undefined {
+  return amount !== undefined && isDecimal(amount) && normalize(amount) === "0" ? undefined : amount;
 }
 
 /**

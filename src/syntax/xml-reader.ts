@@ -164,9 +164,19 @@ export interface DocumentValue {
   value: string;
 }
 
+const XSI = "http://www.w3.org/2001/XMLSchema-instance";
+
+/**
+ * Where the sender's validator found its schema (XML Schema 1.0 Part 1, §4.3.2: "hints", which a
+ * processor may ignore): markup about the document, like a namespace declaration, and no value in
+ * it. A path on the sender's disk means nothing to a receiver, so no writer writes it back and a
+ * conversion loses nothing by leaving it. `xsi:type` and `xsi:nil` do say something, and stay.
+ */
+const isSchemaHint = (a: Attr) => a.namespaceURI === XSI && (a.localName === "schemaLocation" || a.localName === "noNamespaceSchemaLocation");
+
 /**
  * Every element and attribute below the root that holds a value: leaf elements with non-blank text
- * and attributes other than namespace declarations. Element names take the prefix `prefixes` gives
+ * and attributes other than namespace declarations and schema location hints. Element names take the prefix `prefixes` gives
  * their namespace ("" for none), so documents that bind other prefixes to those compare equal;
  * a namespace it does not list keeps the document's own name, so the path still finds the node.
  */
@@ -180,7 +190,7 @@ export function documentValues(root: Element, prefixes: Record<string, string>):
   const walk = (e: Element, path: string, shape: string) => {
     for (let i = 0; i < e.attributes.length; i++) {
       const a = e.attributes.item(i)!;
-      if (a.name !== "xmlns" && a.prefix !== "xmlns") out.push({ node: a, path: `${path}/@${a.name}`, shape: `${shape}/@${a.name}`, value: a.value });
+      if (a.name !== "xmlns" && a.prefix !== "xmlns" && !isSchemaHint(a)) out.push({ node: a, path: `${path}/@${a.name}`, shape: `${shape}/@${a.name}`, value: a.value });
     }
     const kids = elementChildren(e);
     const value = kids.length === 0 ? trimmedText(e) : undefined;

@@ -21,7 +21,7 @@ const line = (id: string, item: string) => `<cac:InvoiceLine><cbc:ID>${id}</cbc:
 describe("UBL", () => {
   test("a value the model carries is consumed; an ignored attribute is left, at its place, with its term", () => {
     const { invoice, leftovers } = ubl(
-      `<Invoice ${UBL_NS}><cbc:ID>INV-1</cbc:ID><cbc:InvoiceTypeCode listID="UNCL1001">380</cbc:InvoiceTypeCode>` +
+      `<Invoice ${UBL_NS}><cbc:ID>INV-1</cbc:ID><cbc:InvoiceTypeCode listID="MY-TYPES">380</cbc:InvoiceTypeCode>` +
         line("1", "<cbc:Name>Chair</cbc:Name>") +
         line("2", `<cbc:Name languageID="en">Desk</cbc:Name><cac:AdditionalItemProperty><cbc:Name>Colour</cbc:Name><cbc:Value>Red</cbc:Value></cac:AdditionalItemProperty><cac:AdditionalItemProperty><cbc:Name>Size</cbc:Name><cbc:Value>L</cbc:Value></cac:AdditionalItemProperty>`) +
         `</Invoice>`,
@@ -32,7 +32,7 @@ describe("UBL", () => {
       { name: "Size", value: "L" },
     ]);
     expect(leftovers).toEqual([
-      { path: "/Invoice/cbc:InvoiceTypeCode/@listID", value: "UNCL1001", reason: "BT-3 (listID)" },
+      { path: "/Invoice/cbc:InvoiceTypeCode/@listID", value: "MY-TYPES", reason: "BT-3 (listID)" },
       { path: "/Invoice/cac:InvoiceLine[2]/cac:Item/cbc:Name/@languageID", value: "en", reason: "BT-153 (languageID)" },
     ]);
   });
@@ -77,10 +77,10 @@ describe("UBL", () => {
 
   test("a credit note's line is named with the line's terms", () => {
     const { leftovers } = ubl(
-      `<CreditNote ${UBL_NS.replace("Invoice-2", "CreditNote-2")}><cbc:ID>CN-1</cbc:ID><cac:CreditNoteLine><cbc:ID>1</cbc:ID><cbc:CreditedQuantity unitCode="C62" unitCodeListID="UNECERec20">1</cbc:CreditedQuantity><cac:Item><cbc:Name>Chair</cbc:Name></cac:Item></cac:CreditNoteLine></CreditNote>`,
+      `<CreditNote ${UBL_NS.replace("Invoice-2", "CreditNote-2")}><cbc:ID>CN-1</cbc:ID><cac:CreditNoteLine><cbc:ID>1</cbc:ID><cbc:CreditedQuantity unitCode="C62" unitCodeListID="OWN-UNITS">1</cbc:CreditedQuantity><cac:Item><cbc:Name>Chair</cbc:Name></cac:Item></cac:CreditNoteLine></CreditNote>`,
     );
     expect(leftovers).toEqual([
-      { path: "/CreditNote/cac:CreditNoteLine/cbc:CreditedQuantity/@unitCodeListID", value: "UNECERec20", reason: "BT-129 (unitCodeListID)" },
+      { path: "/CreditNote/cac:CreditNoteLine/cbc:CreditedQuantity/@unitCodeListID", value: "OWN-UNITS", reason: "BT-129 (unitCodeListID)" },
     ]);
   });
 });
@@ -128,7 +128,68 @@ describe("consumption is recorded only when asked", () => {
   });
 });
 
+describe("places without a term", () => {
+  test("a place sources fill is named for what it holds; another has only no term", () => {
+    const { leftovers } = ubl(
+      `<Invoice ${UBL_NS}><cbc:ID>INV-1</cbc:ID><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:PaymentTerms><cbc:Note>30 days</cbc:Note><cbc:Amount currencyID="EUR">100</cbc:Amount><cbc:InstallmentDueDate>2025-01-01</cbc:InstallmentDueDate></cac:PaymentTerms></Invoice>`,
+    );
+    expect(leftovers).toEqual([
+      { path: "/Invoice/cac:PaymentTerms/cbc:Amount", value: "100", reason: "not an EN 16931 business term: the amount of one payment terms instalment" },
+      { path: "/Invoice/cac:PaymentTerms/cbc:InstallmentDueDate", value: "2025-01-01", reason: "not an EN 16931 business term" },
+    ]);
+  });
+});
+
+describe("schema location hints", () => {
+  const XSI_NS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`;
+
+  test("xsi:schemaLocation and xsi:noNamespaceSchemaLocation are markup, not values; xsi:nil is a value", () => {
+    const { leftovers } = ubl(
+      `<Invoice ${UBL_NS} ${XSI_NS} xsi:schemaLocation="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 UBL-Invoice-2.1.xsd" xsi:noNamespaceSchemaLocation="x.xsd">` +
+        `<cbc:ID>INV-1</cbc:ID><cbc:Note xsi:nil="true"/></Invoice>`,
+    );
+    expect(leftovers).toEqual([{ path: "/Invoice/cbc:Note/@xsi:nil", value: "true", reason: "BT-22 (BT-21 as its #code# prefix) (xsi:nil)" }]);
+  });
+
+  test("CII: the same", () => {
+    const { leftovers } = cii(
+      `<rsm:CrossIndustryInvoice ${CII_NS} ${XSI_NS} xsi:schemaLocation="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100 CrossIndustryInvoice_100pD16B.xsd">` +
+        `<rsm:ExchangedDocument><ram:ID>INV-1</ram:ID></rsm:ExchangedDocument></rsm:CrossIndustryInvoice>`,
+    );
+    expect(leftovers).toEqual([]);
+  });
+});
+
 describe("values the model implies", () => {
+  const means = (id: string) => `<cac:PaymentMeans><cbc:PaymentMeansCode>58</cbc:PaymentMeansCode><cbc:PaymentID>${id}</cbc:PaymentID></cac:PaymentMeans>`;
+  const category = (scheme: string, reasonList: string) =>
+    `<cac:TaxCategory><cbc:ID schemeID="${scheme}">E</cbc:ID><cbc:TaxExemptionReasonCode listID="${reasonList}">VATEX-EU-132</cbc:TaxExemptionReasonCode>` +
+    `<cac:TaxScheme><cbc:ID schemeID="UN/ECE 5153">VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>`;
+
+  test("UBL: the remittance information each payment means repeats, the version 2.1 and code list labels are carried", () => {
+    const { invoice, leftovers } = ubl(
+      `<Invoice ${UBL_NS}><cbc:UBLVersionID>2.1</cbc:UBLVersionID><cbc:ID>INV-1</cbc:ID><cbc:InvoiceTypeCode listID="UNCL1001">380</cbc:InvoiceTypeCode>${means("REF-1")}${means("REF-1")}` +
+        `<cac:TaxTotal><cac:TaxSubtotal>${category("UNCL5305", "VATEX")}</cac:TaxSubtotal></cac:TaxTotal>` +
+        `<cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:InvoicedQuantity unitCode="C62" unitCodeListID="UNECERec20">1</cbc:InvoicedQuantity></cac:InvoiceLine></Invoice>`,
+    );
+    expect(invoice.paymentInstructions?.remittanceInformation).toBe("REF-1");
+    expect(leftovers).toEqual([]);
+  });
+
+  test("UBL: another remittance information, version or code list is left over", () => {
+    const { leftovers } = ubl(
+      `<Invoice ${UBL_NS}><cbc:UBLVersionID>2.2</cbc:UBLVersionID><cbc:ID>INV-1</cbc:ID>${means("REF-1")}${means("REF-2")}` +
+        `<cac:TaxTotal><cac:TaxSubtotal>${category("OWN", "OWN-REASONS")}</cac:TaxSubtotal></cac:TaxTotal></Invoice>`,
+    );
+    const subtotal = "/Invoice/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory";
+    expect(leftovers).toEqual([
+      { path: "/Invoice/cbc:UBLVersionID", value: "2.2", reason: "not an EN 16931 business term: the UBL version (only 2.1 is implied)" },
+      { path: "/Invoice/cac:PaymentMeans[2]/cbc:PaymentID", value: "REF-2", reason: "BT-83" },
+      { path: `${subtotal}/cbc:ID/@schemeID`, value: "OWN", reason: "BT-118 (schemeID)" },
+      { path: `${subtotal}/cbc:TaxExemptionReasonCode/@listID`, value: "OWN-REASONS", reason: "BT-121 (listID)" },
+    ]);
+  });
+
   const document = (date: string, amount: string) =>
     `<rsm:CrossIndustryInvoice ${CII_NS}><rsm:ExchangedDocument><ram:ID>INV-1</ram:ID><ram:IssueDateTime>${date}</ram:IssueDateTime></rsm:ExchangedDocument>` +
     `<rsm:SupplyChainTradeTransaction><ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>` +

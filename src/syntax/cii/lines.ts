@@ -4,9 +4,9 @@
 // `GROUP` and the parts `DETAIL` in `ram:LineStatusReasonCode`. A French multi-vendor line also
 // carries its own seller, VAT totals and VAT exemption reason (EXT-FR-FE-164..182).
 
-import { isDecimal, sum } from "../../model/decimal.ts";
+import { isDecimal, sameDecimal, sum } from "../../model/decimal.ts";
 import type { InvoiceLine, Item } from "../../model/index.ts";
-import { isTrue, VAT_SCHEME, type Currencies } from "../values.ts";
+import { isTrue, priceDiscount, VAT_SCHEME, type Currencies } from "../values.ts";
 import { attrOf, textOf } from "../xml-reader.ts";
 import { always, group, type XmlNode } from "../xml-writer.ts";
 import { ALLOWANCE_TERMS } from "../terms.ts";
@@ -58,7 +58,7 @@ function writeItem(i: Item): XmlNode {
  * BT-147 from the gross price's allowances: EN 16931 has one discount, Factur-X EXTENDED allows
  * several (gross minus all of them is the net price), so several are summed.
  */
-function priceDiscount(amounts: (string | undefined)[]): string | undefined {
+function summedDiscount(amounts: (string | undefined)[]): string | undefined {
   if (amounts.length <= 1) return amounts[0];
   return amounts.every((a) => a !== undefined && isDecimal(a)) ? sum(amounts as string[]) : amounts.find((a) => a !== undefined);
 }
@@ -74,6 +74,15 @@ function readLine(e: Element, h: Header): InvoiceLine {
   const net = cii.one(agreement, "ram:NetPriceProductTradePrice");
   const gross = cii.one(agreement, "ram:GrossPriceProductTradePrice");
   const basis = cii.one(net, "ram:BasisQuantity") ?? cii.one(gross, "ram:BasisQuantity");
+  const baseQuantity = textOf(basis);
+  const baseQuantityUnitCode = attrOf(basis, "unitCode");
+  // EN 16931 has one base quantity (BT-149, BT-150) for both prices, and the writer repeats it on the
+  // gross price: a gross price's that says the same is that copy. One that differs is carried by
+  // nothing and stays a leftover.
+  const sameQuantity = (q: string | undefined) => q !== undefined && baseQuantity !== undefined && sameDecimal(q, baseQuantity);
+  if (basis !== cii.one(gross, "ram:BasisQuantity")) {
+    cii.matches(gross, "ram:BasisQuantity/@unitCode", (unit) => unit === baseQuantityUnitCode && cii.matches(gross, "ram:BasisQuantity", sameQuantity));
+  }
   const discounts = cii
     .all(gross, "ram:AppliedTradeAllowanceCharge")
     .filter((a) => cii.matches(a, "ram:ChargeIndicator/udt:Indicator", (v) => !isTrue(v)))
@@ -95,10 +104,10 @@ function readLine(e: Element, h: Header): InvoiceLine {
     charges: charges.map(readLineAllowanceCharge),
     price: {
       netPrice: cii.text(net, "ram:ChargeAmount") ?? "",
-      discount: priceDiscount(discounts),
+      discount: priceDiscount(summedDiscount(discounts)),
       grossPrice: cii.text(gross, "ram:ChargeAmount"),
-      baseQuantity: textOf(basis),
-      baseQuantityUnitCode: attrOf(basis, "unitCode"),
+      baseQuantity,
+      baseQuantityUnitCode,
     },
     vat: {
       categoryCode: cii.text(settlement, "ram:ApplicableTradeTax/ram:CategoryCode") ?? "",

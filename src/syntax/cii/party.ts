@@ -106,7 +106,7 @@ const writeLegalOrganization = (id: Identifier | undefined, bt: string, tradingN
   );
 
 /** What the seller and buyer parties hold alike (and the seller's own terms, optional here). */
-type TradeParty = Omit<Buyer, "identifier"> & Partial<Pick<Seller, "additionalLegalInfo" | "taxRegistrationId">>;
+type TradeParty = Omit<Buyer, "identifier"> & Partial<Pick<Seller, "additionalLegalInfo">>;
 
 /** The business terms of a `TradeParty`'s elements, for seller or buyer. */
 interface TradePartyTerms {
@@ -119,7 +119,7 @@ interface TradePartyTerms {
   address: AddressTerms;
   electronicAddress: string;
   vatId: string;
-  taxRegistrationId?: string;
+  taxRegistrationId: string;
 }
 
 const SELLER_TERMS: TradePartyTerms = {
@@ -144,6 +144,7 @@ const BUYER_TERMS: TradePartyTerms = {
   address: ADDRESS_TERMS.buyer,
   electronicAddress: "BT-49",
   vatId: "BT-48",
+  taxRegistrationId: "buyer tax registration (no EN 16931 term)",
 };
 
 function writeTradeParty(name: string, p: TradeParty, ids: readonly (Identifier | undefined)[], t: TradePartyTerms): XmlNode | undefined {
@@ -189,6 +190,7 @@ export function readBuyer(h: Header): Buyer {
     identifier: readPartyId(p),
     legalRegistrationId: legalRegistration(p),
     vatId: taxRegistration(p, "VA"),
+    taxRegistrationId: taxRegistration(p, "FC"),
     electronicAddress: electronicAddress(p),
     address: readAddress(p) ?? { countryCode: "" },
     contact: readContact(p),

@@ -11,6 +11,18 @@ import type { Contribution, Header } from "./context.ts";
 import { readDate, term, writeDate } from "./values.ts";
 import { cii } from "./vocabulary.ts";
 
+/**
+ * BT-8 in CII is a UNTDID 2475 code, where UBL and the model have UNTDID 2005's (CEN/TS 16931-3-3;
+ * BR-CL-06 checks each list in its syntax): the invoice's date, the delivery's, the payment's. A
+ * code outside both lists passes as it is, for validation to judge.
+ */
+const TAX_POINT_CODES: Record<string, string> = { "3": "5", "35": "29", "432": "72" };
+const FROM_CII = Object.fromEntries(Object.entries(TAX_POINT_CODES).map(([model, cii]) => [cii, model]));
+const translated = (code: string | undefined, table: Record<string, string>) => (code === undefined ? undefined : (table[code] ?? code));
+
+/** BT-8 as CII writes it. */
+export const ciiTaxPointCode = (code: string | undefined) => translated(code, TAX_POINT_CODES);
+
 interface TaxTerms {
   vatBreakdown: VatBreakdown[];
   taxPointDate?: string;
@@ -29,7 +41,7 @@ export function readTax(h: Header): TaxTerms {
       exemptionReasonCode: cii.text(t, "ram:ExemptionReasonCode"),
     })),
     taxPointDate: firstRead(taxes, (t) => readDate(t, "ram:TaxPointDate")),
-    taxPointDateCode: firstRead(taxes, (t) => cii.text(t, "ram:DueDateTypeCode")),
+    taxPointDateCode: translated(firstRead(taxes, (t) => cii.text(t, "ram:DueDateTypeCode")), FROM_CII),
   };
 }
 
@@ -45,7 +57,7 @@ export function writeTax(t: TaxTerms): Contribution {
         term("ram:CategoryCode", v.categoryCode, "BT-118"),
         term("ram:ExemptionReasonCode", v.exemptionReasonCode, "BT-121"),
         i === 0 && writeDate("ram:TaxPointDate", t.taxPointDate, "BT-7", "udt:DateString"),
-        term("ram:DueDateTypeCode", t.taxPointDateCode, "BT-8"),
+        term("ram:DueDateTypeCode", ciiTaxPointCode(t.taxPointDateCode), "BT-8"),
         term("ram:RateApplicablePercent", v.rate, "BT-119"),
       ),
     ),

@@ -3,8 +3,9 @@
 // share, told apart by a code, names all of them. What the EN 16931 Factur-X schema leaves out and
 // the EXTENDED one declares is named as that extension.
 
-import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, notATerm, type TermPlaces } from "../leftovers.ts";
 import { PROJECT_NAME } from "./references.ts";
+import { ciiTaxPointCode } from "./tax.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import type { SchemaTable } from "./schemas.gen.ts";
 import { SCHEMAS } from "./schemas.ts";
@@ -115,7 +116,7 @@ const TERMS: Record<string, string> = {
     "ram:SpecifiedLegalOrganization/ram:TradingBusinessName": "BT-45",
     "ram:URIUniversalCommunication/ram:URIID": "BT-49",
     "ram:URIUniversalCommunication/ram:URIID/@schemeID": "BT-49-1",
-    "ram:SpecifiedTaxRegistration/ram:ID": "BT-48",
+    "ram:SpecifiedTaxRegistration/ram:ID": "BT-48 (scheme VA) or the buyer's tax registration (FC)",
   }),
   ...contact(BUYER, CONTACT_TERMS.buyer),
   ...address(BUYER, ADDRESS_TERMS.buyer),
@@ -222,6 +223,16 @@ const TERMS: Record<string, string> = {
   ...allowanceCharge(`${LINE}/ram:SpecifiedLineTradeSettlement`, "BG-27 or BG-28", ALLOWANCE_TERMS.lineAllowance, ALLOWANCE_TERMS.lineCharge),
 };
 
+/** Places without a term that sources fill, named for what they hold: CII has them, UBL and the model do not. */
+const NOT_TERMS: Record<string, string> = {
+  [`${SELLER}/ram:DefinedTradeContact/ram:FaxUniversalCommunication/ram:CompleteNumber`]: notATerm("the seller contact's fax number (Factur-X EXTENDED)"),
+  [`${BUYER}/ram:DefinedTradeContact/ram:FaxUniversalCommunication/ram:CompleteNumber`]: notATerm("the buyer contact's fax number (Factur-X EXTENDED)"),
+  ...under(`${LINE}/ram:SpecifiedLineTradeAgreement/ram:GrossPriceProductTradePrice/ram:AppliedTradeAllowanceCharge`, {
+    "ram:CalculationPercent": notATerm("the percentage of a price discount, which EN 16931 gives as an amount (BT-147) only"),
+    "ram:BasisAmount": notATerm("the base of a price discount, which EN 16931 gives as an amount (BT-147) only"),
+  }),
+};
+
 const ROOT_TYPE = "rsm:CrossIndustryInvoiceType";
 
 /** Whether a schema table declares a value path below the root; inside a data type every step is its own. */
@@ -243,7 +254,7 @@ const belowRoot = (shape: string) => shape.replace(/^\/[^/]+\//, "");
 
 export const CII_PLACES: TermPlaces = {
   prefixes: Object.fromEntries(Object.entries(NAMESPACES).map(([prefix, uri]) => [uri, prefix])),
-  terms: TERMS,
+  terms: { ...TERMS, ...NOT_TERMS },
   keyOf: belowRoot,
   extensionOf: (shape) => {
     const key = belowRoot(shape);
@@ -254,8 +265,12 @@ export const CII_PLACES: TermPlaces = {
     // Dates are read and written in format 102 (CCYYMMDD), the one EN 16931 allows.
     { at: endingIn("udt:DateTimeString/@format", "udt:DateString/@format", "qdt:DateTimeString/@format", "qdt:DateString/@format"), values: () => ["102"] },
     { at: endingIn("ram:ApplicableTradeTax/ram:TypeCode", "ram:CategoryTradeTax/ram:TypeCode"), values: () => ["VAT"] },
+    // BT-8 repeated in every VAT breakdown entry, as CII-SR-462 allows and the writer does (tax.ts).
+    { at: endingIn("ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:DueDateTypeCode"), values: (i) => [ciiTaxPointCode(i.taxPointDateCode)] },
     // The schema requires a project name; EN 16931 has none and fixes this text.
     { at: endingIn("ram:SpecifiedProcuringProject/ram:Name"), values: () => [PROJECT_NAME] },
+    // One payment means per account, each repeating the code and the text (payment.ts).
     { at: endingIn("ram:SpecifiedTradeSettlementPaymentMeans/ram:TypeCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+    { at: endingIn("ram:SpecifiedTradeSettlementPaymentMeans/ram:Information"), values: (i) => [i.paymentInstructions?.meansText] },
   ],
 };

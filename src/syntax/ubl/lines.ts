@@ -4,7 +4,7 @@
 // the line's cac:TaxTotal (one per currency), where the BR-FR rules for UBL read them.
 
 import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
-import type { Currencies } from "../values.ts";
+import { priceDiscount, type Currencies } from "../values.ts";
 import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
 import { isAllowance, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
 import { readPeriod, writePeriod } from "./delivery.ts";
@@ -65,7 +65,7 @@ function readPrice(el: Element | undefined): PriceDetails {
   const discount = ubl.all(el, "cac:AllowanceCharge").find(isAllowance);
   return {
     netPrice: ubl.text(el, "cbc:PriceAmount") ?? "",
-    discount: discount && ubl.text(discount, "cbc:Amount"),
+    discount: priceDiscount(discount && ubl.text(discount, "cbc:Amount")),
     grossPrice: discount && ubl.text(discount, "cbc:BaseAmount"),
     baseQuantity: ubl.text(el, "cbc:BaseQuantity"),
     baseQuantityUnitCode: ubl.attr(el, "cbc:BaseQuantity", "unitCode"),

@@ -23,8 +23,8 @@ function partyIdentifiers(party: Element, creditorIdElsewhere: boolean): Identif
 
 /**
  * CompanyID of the party tax scheme whose scheme is (or is not) VAT. Only the VAT scheme makes a
- * VAT identifier (the CEN rules, e.g. BR-CO-09, select it so); a buyer's id under another scheme
- * is no EN 16931 term and is reported as lost.
+ * VAT identifier (the CEN rules, e.g. BR-CO-09, select it so); an id under another scheme is the
+ * seller's BT-32 or the buyer's tax registration (model/party.ts), its scheme meaning "not VAT".
  */
 function taxSchemeId(party: Element, vat: boolean): string | undefined {
   const scheme = ubl
@@ -116,6 +116,7 @@ export function readBuyer(customer: Element | undefined): Buyer {
     identifier: readIdentifier(party, "cac:PartyIdentification/cbc:ID"),
     legalRegistrationId: readIdentifier(party, "cac:PartyLegalEntity/cbc:CompanyID"),
     vatId: taxSchemeId(party, true),
+    taxRegistrationId: taxSchemeId(party, false),
     electronicAddress: readIdentifier(party, "cbc:EndpointID"),
     address: readAddress(ubl.one(party, "cac:PostalAddress")) ?? { countryCode: "" },
     contact: readContact(party),
@@ -132,6 +133,7 @@ export function writeBuyer(buyer: Buyer): XmlNode {
       writePartyName(buyer.tradingName),
       writeAddress("cac:PostalAddress", buyer.address),
       writePartyTaxScheme(buyer.vatId, VAT_SCHEME),
+      writePartyTaxScheme(buyer.taxRegistrationId, "TAX"),
       always(
         "cac:PartyLegalEntity",
         leaf("cbc:RegistrationName", buyer.name),

@@ -3,7 +3,7 @@
 // note's names and XRechnung sub-lines map onto them (keyOf). A place several terms share, told
 // apart by a code, names all of them.
 
-import { AMOUNT_CURRENCY, endingIn, type TermPlaces } from "../leftovers.ts";
+import { AMOUNT_CURRENCY, endingIn, notATerm, type TermPlaces } from "../leftovers.ts";
 import { ADDRESS_TERMS, ALLOWANCE_TERMS, CONTACT_TERMS, type AddressTerms, type AllowanceTerms, type ContactTerms } from "../terms.ts";
 import { KINDS, NS, PREFIXES } from "./vocabulary.ts";
 
@@ -98,8 +98,8 @@ const TERMS: Record<string, string> = {
     "cac:PartyIdentification/cbc:ID": "BT-46",
     "cac:PartyIdentification/cbc:ID/@schemeID": "BT-46-1",
     "cac:PartyName/cbc:Name": "BT-45",
-    "cac:PartyTaxScheme/cbc:CompanyID": "BT-48",
-    "cac:PartyTaxScheme/cac:TaxScheme/cbc:ID": "BT-48 (tax scheme)",
+    "cac:PartyTaxScheme/cbc:CompanyID": "BT-48 (tax scheme VAT) or the buyer's tax registration",
+    "cac:PartyTaxScheme/cac:TaxScheme/cbc:ID": "BT-48 or the buyer's tax registration (tax scheme)",
     "cac:PartyLegalEntity/cbc:RegistrationName": "BT-44",
     "cac:PartyLegalEntity/cbc:CompanyID": "BT-47",
     "cac:PartyLegalEntity/cbc:CompanyID/@schemeID": "BT-47-1",
@@ -201,6 +201,24 @@ const TERMS: Record<string, string> = {
   ...allowanceCharge(`${LINE}/cac:AllowanceCharge`, "BG-27 or BG-28", ALLOWANCE_TERMS.lineAllowance, ALLOWANCE_TERMS.lineCharge),
 };
 
+/** Places without a term that sources fill, named for what they hold: UBL has them, CII and the model do not. */
+const NOT_TERMS: Record<string, string> = {
+  "cbc:UBLVersionID": notATerm("the UBL version (only 2.1 is implied)"),
+  [`${SELLER}/cac:Contact/cbc:Telefax`]: notATerm("the seller contact's fax number"),
+  [`${BUYER}/cac:Contact/cbc:Telefax`]: notATerm("the buyer contact's fax number"),
+  "cac:PaymentMeans/cbc:ID": notATerm("an id of the payment means, for payment terms to point to"),
+  "cac:PaymentMeans/cbc:InstructionNote": notATerm("a payment instruction note"),
+  "cac:PaymentTerms/cbc:PaymentMeansID": notATerm("the payment means of one payment terms instalment"),
+  "cac:PaymentTerms/cbc:Amount": notATerm("the amount of one payment terms instalment"),
+  "cac:PaymentTerms/cbc:PaymentDueDate": notATerm("the due date of one payment terms instalment"),
+  ...under(`${LINE}/cac:TaxTotal/cac:TaxSubtotal`, {
+    "cbc:TaxableAmount": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cbc:TaxAmount": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cac:TaxCategory/cbc:ID": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+    "cac:TaxCategory/cbc:Percent": notATerm("a line's own VAT breakdown (UBL-CR-561)"),
+  }),
+};
+
 /** Credit note names as their Invoice counterparts, and sub-lines (BG-DEX-01) as lines. */
 const RENAMES: [RegExp, string][] = [
   [new RegExp(`(/${KINDS.invoice.subLine}|/${KINDS.creditNote.subLine})+`, "g"), ""],
@@ -209,15 +227,42 @@ const RENAMES: [RegExp, string][] = [
   [new RegExp(KINDS.creditNote.typeCode, "g"), KINDS.invoice.typeCode],
 ];
 
+/**
+ * Attributes that only name the code list EN 16931 already fixes for their element's codes: UBL
+ * lets a sender label a code with its list, and CEN/TS 16931-3-2 gives the label no term. The
+ * model holds the code and the term fixes its list, so such a label says nothing more and the
+ * writer, which leaves labels out, loses nothing. A label naming any other list is information and
+ * stays a leftover. Keys are place suffixes (endingIn).
+ */
+const CODE_LIST_LABELS: Record<string, readonly string[]> = {
+  // UNTDID 5153 (duty, tax or fee type), the list of the tax scheme id `VAT`.
+  "cac:TaxScheme/cbc:ID/@schemeID": ["UN/ECE 5153"],
+  // UNTDID 5305 (duty, tax or fee category), BT-95, BT-102, BT-118, BT-151.
+  "cac:TaxCategory/cbc:ID/@schemeID": ["UNCL5305", "UN/ECE 5305"],
+  "cac:ClassifiedTaxCategory/cbc:ID/@schemeID": ["UNCL5305", "UN/ECE 5305"],
+  // VATEX (BT-121); SI-UBL 2.0 labels the same codes with the CEN workshop agreement they come from.
+  "cbc:TaxExemptionReasonCode/@listID": ["VATEX", "CWA 15577"],
+  // UNTDID 1001 (document name code), BT-3.
+  [`${KINDS.invoice.typeCode}/@listID`]: ["UNCL1001"],
+  // ISO 3166-1 alpha-2, every country code.
+  "cac:Country/cbc:IdentificationCode/@listID": ["ISO3166-1:Alpha2"],
+  // UN/ECE Recommendation 20 (with 21), every unit of measure (BT-130, BT-150).
+  "@unitCodeListID": ["UNECERec20"],
+};
+
 export const UBL_PLACES: TermPlaces = {
   prefixes: { ...PREFIXES, [NS.invoice]: "", [NS.creditNote]: "" },
-  terms: TERMS,
+  terms: { ...TERMS, ...NOT_TERMS },
   keyOf: (shape) => RENAMES.reduce((key, [from, to]) => key.replace(from, to), shape.replace(/^\/[^/]+\//, "")),
   extensionOf: (shape) => (shape.includes("/ext:UBLExtensions/") ? "UBL extension" : undefined),
   implied: [
     AMOUNT_CURRENCY,
     { at: endingIn("cac:TaxCategory/cac:TaxScheme/cbc:ID", "cac:ClassifiedTaxCategory/cac:TaxScheme/cbc:ID"), values: () => ["VAT"] },
-    // One cac:PaymentMeans per account, each repeating the code (payment.ts).
+    // One cac:PaymentMeans per account, each repeating the code and the remittance information (payment.ts).
     { at: endingIn("cac:PaymentMeans/cbc:PaymentMeansCode"), values: (i) => [i.paymentInstructions?.meansTypeCode] },
+    { at: endingIn("cac:PaymentMeans/cbc:PaymentID"), values: (i) => [i.paymentInstructions?.remittanceInformation] },
+    // The syntax's version: CEN/TS 16931-3-2 binds EN 16931 to UBL 2.1 alone, so a document it reads is 2.1 said or not.
+    { at: endingIn("cbc:UBLVersionID"), values: () => ["2.1"] },
+    ...Object.entries(CODE_LIST_LABELS).map(([place, labels]) => ({ at: endingIn(place), values: () => labels })),
   ],
 };
