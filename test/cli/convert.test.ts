@@ -20,7 +20,8 @@ function run(args: string[]) {
 }
 
 const XRECHNUNG_CII = `${CORPUS_DIR}xrechnung-testsuite/src/test/business-cases/standard/01.04a-INVOICE_uncefact.xml`;
-const TWIN_WITH_TAX_NUMBER = `${CORPUS_DIR}xrechnung-testsuite/src/test/business-cases/standard/01.21a-INVOICE_ubl.xml`;
+/** A buyer contact's fax number, which no EN 16931 term and no UBL place carries. */
+const WITH_FAX = `${CORPUS_DIR}zugferd-corpus/ZUGFeRDv2/correct/Mustangproject/testout-ZF2PushReverseCharge.xml`;
 
 describe.skipIf(skip)("einvoice convert", () => {
   test("usage errors exit 2", () => {
@@ -38,10 +39,10 @@ describe.skipIf(skip)("einvoice convert", () => {
   }, SLOW);
 
   test("a loss it may not accept is refused, exit 1, each place named", () => {
-    const { code, err } = run([TWIN_WITH_TAX_NUMBER, "--to", "cii"]);
+    const { code, err } = run([WITH_FAX, "--to", "ubl"]);
     expect(code).toBe(1);
     expect(err).toContain("CONVERSION_LOSSY_FAILCLOSED");
-    expect(err).toContain("cannot carry /Invoice/cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme[2]/cbc:CompanyID");
+    expect(err).toContain('cannot carry /rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:DefinedTradeContact/ram:FaxUniversalCommunication/ram:CompleteNumber = "0911623562"');
   }, SLOW);
 
   test("--json gives the whole outcome on stdout", () => {

@@ -11,7 +11,6 @@ import type { En16931Syntax } from "../../src/profiles/ids.ts";
 import type { Leftover } from "../../src/syntax/leftovers.ts";
 import { recordById } from "../../src/profiles/lookup.ts";
 import { bindingOf } from "../../src/syntax/registry.ts";
-import { recordById } from "../../src/profiles/lookup.ts";
 import { modelDifferences } from "../../src/convert/model-diff.ts";
 
 function generated(syntax: En16931Syntax): string {
