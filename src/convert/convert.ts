@@ -118,7 +118,7 @@ function throughModel(source: Source, target: ProfileRecord, query: ConvertQuery
   const lost: LostElement[] = leftovers.map((l) => unmappable(l.path, l.value, l.reason));
   const write = target.write!;
   lost.push(...adjust(model, source, target, query));
-  rewriteIds(model, write);
+  rewriteIds(model, write, target.profile === source.record?.profile);
   const expected = structuredClone(model);
   if (!write.subLines) lost.push(...model.lines.flatMap((l, i) => (l.subLines?.length ? [unmappable(lineSourcePath(source, i), null, `sub-lines (BG-DEX-01) have no place in ${target.id}`)] : [])));
   const binding = bindingOf(target.syntax as En16931Syntax);
@@ -238,10 +238,14 @@ function adjust(model: Invoice, source: Source, target: ProfileRecord, query: Co
   return lost;
 }
 
-/** BT-24 becomes the target's; BT-23 stays the source's, and only where it has none the target's own convention applies. */
-function rewriteIds(model: Invoice, write: Writing): void {
+/**
+ * BT-24 becomes the target's, unless the document stays in its CIUS (`sameProfile`: XRechnung into
+ * the other syntax keeps its exact id, whose extension and CVD forms choose how KoSIT judges it).
+ * BT-23 stays the source's; only where it has none does the target's own convention apply.
+ */
+function rewriteIds(model: Invoice, write: Writing, sameProfile: boolean): void {
   const hasSubLines = model.lines.some((l) => l.subLines?.length);
-  model.processControl.specificationIdentifier = (write.subLines && hasSubLines && write.extensionCustomizationId) || write.customizationId;
+  if (!sameProfile) model.processControl.specificationIdentifier = (write.subLines && hasSubLines && write.extensionCustomizationId) || write.customizationId;
   model.processControl.businessProcessType ??= write.businessProcess;
 }
 

@@ -4,6 +4,7 @@
 // the line's cac:TaxTotal (one per currency), where the BR-FR rules for UBL read them.
 
 import type { DocumentKind, InvoiceLine, Item, PriceDetails } from "../../model/index.ts";
+import { add, isDecimal } from "../../model/decimal.ts";
 import { priceDiscount, type Currencies } from "../values.ts";
 import { always, group, inSequence, leaf, type XmlNode } from "../xml-writer.ts";
 import { isAllowance, readLineAllowanceCharges, writeLineAllowanceCharges } from "./allowances.ts";
@@ -60,13 +61,19 @@ function writeItem(line: InvoiceLine): XmlNode {
 }
 
 // The price discount (BT-147) and gross price (BT-148) ride on an allowance inside cac:Price.
+// UBL may state a discount without its base; EN 16931 defines the net price as the gross price
+// less the discount, so the gross price is stated all the same, and CII, which cannot hold a
+// discount without it, gets it.
 function readPrice(el: Element | undefined): PriceDetails {
   if (!el) return { netPrice: "" };
-  const discount = ubl.all(el, "cac:AllowanceCharge").find(isAllowance);
+  const allowance = ubl.all(el, "cac:AllowanceCharge").find(isAllowance);
+  const netPrice = ubl.text(el, "cbc:PriceAmount") ?? "";
+  const discount = priceDiscount(allowance && ubl.text(allowance, "cbc:Amount"));
+  const base = allowance && ubl.text(allowance, "cbc:BaseAmount");
   return {
-    netPrice: ubl.text(el, "cbc:PriceAmount") ?? "",
-    discount: priceDiscount(discount && ubl.text(discount, "cbc:Amount")),
-    grossPrice: discount && ubl.text(discount, "cbc:BaseAmount"),
+    netPrice,
+    discount,
+    grossPrice: base ?? (discount !== undefined && isDecimal(netPrice) && isDecimal(discount) ? add(netPrice, discount) : undefined),
     baseQuantity: ubl.text(el, "cbc:BaseQuantity"),
     baseQuantityUnitCode: ubl.attr(el, "cbc:BaseQuantity", "unitCode"),
   };
