@@ -142,7 +142,7 @@ function throughModel(source: Source, target: ProfileRecord, query: ConvertQuery
 async function rewrapped(order: ConvertOrder, xml: Uint8Array, model: Invoice, record: ProfileRecord): Promise<Uint8Array> {
   const { rewrapHybrid } = await import("../pdf/rewrap.ts");
   const result = await rewrapHybrid({ pdf: order.bytes, xml, model, record, now: order.now });
-  if (result.ok) return result.pdf;
+  if (result.ok) return order.livemode ? result.pdf : (await import("../pdf/watermark.ts")).markPages(result.pdf);
   const why = result.reason === "signed" ? "it is signed, and re-wrapping the invoice would break the signature; convert its XML instead (the PDF envelope is then dropped)" : result.message;
   throw new DomainError(422, "VALIDATION_ERROR", `the hybrid PDF cannot be re-wrapped: ${why}`, { reason: result.reason });
 }

@@ -66,7 +66,10 @@ export function tagSubsets(doc: PDFDocument): void {
     const descriptor = descendant.lookup(PDFName.of("FontDescriptor"), PDFDict);
     const file = ctx.lookup(descriptor.get(PDFName.of("FontFile2")));
     if (!(file instanceof PDFRawStream)) continue;
-    const name = descriptor.lookup(PDFName.of("FontName"), PDFName).decodeText().replace(/-\d+$/, "");
+    // Only pdf-lib's subsets of our fonts: a caller's page (a re-wrapped hybrid) brings fonts of its own.
+    const subset = /^(DejaVuSans(?:-Bold)?)-\d+$/.exec(descriptor.lookup(PDFName.of("FontName"), PDFName).decodeText());
+    if (!subset) continue;
+    const name = subset[1]!;
     const tagged = PDFName.of(`${subsetTag(file.contents)}+${name}`);
     for (const dict of [object, descendant]) dict.set(PDFName.of("BaseFont"), tagged);
     descriptor.set(PDFName.of("FontName"), tagged);

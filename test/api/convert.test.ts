@@ -3,7 +3,9 @@
 // EN 16931 family refused by name, and one quota unit per call.
 
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { envelope, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { generateXml, type GenerateInput } from "../../src/generate/generate.ts";
@@ -99,6 +101,20 @@ describe("POST /v1/convert", () => {
     expect(extracted.status).toBe(200);
     expect(extracted.headers.get("x-output-envelope")).toBe("xml");
     expect(JSON.parse(extracted.headers.get("x-lost-elements")!)).toEqual([{ path: "/", value: null, reason: expect.stringContaining("PDF envelope"), severity: "info", acceptableLoss: true }]);
+  }, 60_000);
+
+  test("a test key's re-wrapped PDF carries the sandbox mark on every page, beneath the page's own content, and is still a valid hybrid", async () => {
+    const pdf = readFileSync(`${CORPUS_DIR}zugferd-corpus/XML-Rechnung/FX/EN16931_AbweichenderZahlungsempf.pdf`);
+    const res = await convert(pdf, "targetFormat=facturx", testKey, { "content-type": "application/pdf" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-validation")).toMatch(/^pass/);
+    const file = join(mkdtempSync(join(tmpdir(), "convert-")), "marked.pdf");
+    writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
+    // The mark is the one text set in our bold face: poppler lists it on every page (rotated text
+    // comes out of pdftotext in fragments, so the font is the clearer witness).
+    const pages = Number(/Pages:\s+(\d+)/.exec(Bun.spawnSync(["pdfinfo", file]).stdout.toString())?.[1]);
+    expect(pages).toBeGreaterThan(1);
+    for (let page = 1; page <= pages; page++) expect([page, Bun.spawnSync(["pdffonts", "-f", String(page), "-l", String(page), file]).stdout.toString()]).toEqual([page, expect.stringMatching(/\+DejaVuSans-Bold/)]);
   }, 60_000);
 
   test("a FatturaPA source is 422 CONVERSION_UNSUPPORTED_PAIR naming both formats", async () => {
