@@ -21,7 +21,7 @@ export async function convertTimings(runs = 40): Promise<ConvertFigure[]> {
   const figures: ConvertFigure[] = [];
   for (const lines of [2, 500]) {
     const bytes = generateXml({ standard: "xrechnung", syntax: "cii", invoice: invoiceWithLines(lines) }, { livemode: true }).bytes;
-    const once = () => convertDocument({ bytes, query: { targetFormat: "ubl" }, livemode: true, judge: { ruleset: undefined } }, { judge });
+    const once = () => convertDocument({ bytes, query: { targetFormat: "ubl" }, livemode: true, judge: { ruleset: undefined }, now: new Date() }, { judge });
     for (let i = 0; i < 5; i++) await once();
     const times: number[] = [];
     for (let i = 0; i < (lines > 100 ? runs / 4 : runs); i++) {
