@@ -54,7 +54,7 @@ export async function generateInvoice(order: InvoiceOrder, steps: InvoiceSteps):
   if (order.judge && citesNoInvoice(request.invoice)) throw uncitedCreditNote(generated);
   await steps.spend();
   const file = pdf ? await pdf.render(generated) : generated.bytes;
-  const { bytes: _, ...written } = generated;
+  const { bytes: _, model: __, ...written } = generated;
   if (!order.judge) return { file, generated: written, pdfKind: pdf?.kind, result: unsealed(generated, false, []) };
   // A hybrid is judged whole (its XML and its container); a visualization's legal artifact is the XML.
   const judged = pdf?.kind === "hybrid" ? file : generated.bytes;

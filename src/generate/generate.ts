@@ -8,26 +8,29 @@ import { applyOverlays, overlaysFor } from "../overlays/registry.ts";
 import type { LostField } from "../syntax/binding.ts";
 import { bindingOf } from "../syntax/registry.ts";
 import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
-import type { En16931Syntax, RecordId, RequestProfile, Standard } from "../profiles/ids.ts";
+import type { GeneratedSyntax, RecordId, RequestProfile, Standard } from "../profiles/ids.ts";
 import { creditNoteStandards } from "../profiles/lookup.ts";
 import { checkRequest } from "./checks.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import { resolveProfile, writerRecord } from "./profile.ts";
 import type { GenerateRequestInput } from "./request.ts";
 import { markTestMode } from "./test-mode.ts";
+import { generateNational, nationalRecord } from "./national.ts";
 
 export interface GeneratedXml {
   bytes: Uint8Array;
-  syntax: En16931Syntax;
+  syntax: GeneratedSyntax;
   standard: Standard;
   profile: RequestProfile;
   /** The catalogue record that wrote `bytes` and judges them (validateDocument's `record`). */
   record: RecordId;
-  /** BT-24 as written. */
-  customizationId: string;
+  /** BT-24 as written; absent for the national formats. */
+  customizationId?: string;
   contentType: "application/xml";
   /** Terms of the request the target cannot carry, dropped from the output. */
   lost: LostField[];
+  /** The model a national document was written from: no binding reads it back (the PDF draws it). */
+  model?: Invoice;
 }
 
 export type GenerateInput = Pick<GenerateRequestInput, "standard" | "profile" | "facturxProfile" | "syntax" | "invoice">;
@@ -56,6 +59,8 @@ export function generateXml(request: GenerateInput, options: { livemode: boolean
       creditNoteCapableStandards: capable,
     });
   }
+  const national = nationalRecord(request, profile);
+  if (national) return generateNational(request, profile, national, options);
   const record = writerRecord(request, profile);
   const { write } = record;
   const binding = bindingOf(record.syntax);

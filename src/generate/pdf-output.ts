@@ -6,6 +6,7 @@ import { writeHybridPdf } from "../pdf/hybrid.ts";
 import { recordById } from "../profiles/lookup.ts";
 import { writeVisualizationPdf } from "../pdf/visualization.ts";
 import { bindingOf } from "../syntax/registry.ts";
+import type { En16931Syntax } from "../profiles/ids.ts";
 import { pdfKindOf, type GeneratedXml } from "./generate.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import type { TemplateDefinitionInput } from "../pdf/design.ts";
@@ -32,7 +33,7 @@ export function checkPdfRequest(standard: GeneratedXml["standard"], hasTemplate:
 }
 
 export async function renderPdfOutput(generated: GeneratedXml, kind: PdfKind, request: PdfRequest): Promise<Uint8Array> {
-  const model = bindingOf(generated.syntax).read(generated.bytes);
+  const model = generated.model ?? bindingOf(generated.syntax as En16931Syntax).read(generated.bytes);
   const common = { xml: generated.bytes, model, livemode: request.livemode, template: request.template, design: request.design, now: request.now };
   return kind === "hybrid" ? writeHybridPdf({ ...common, record: recordById(generated.record) }) : writeVisualizationPdf(common);
 }

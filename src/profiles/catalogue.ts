@@ -299,6 +299,7 @@ const national: ProfileRecord[] = [
     profile: "italy-fatturapa-ordinaria-fpr12",
     family: "fatturapa",
     recognise: { root: "FatturaElettronica", attribute: { name: "versione", value: "FPR12" }, fallback: true },
+    national: "fatturapa-ordinaria",
     judge: { xsd: "fatturapa", rules: [], xsdFields: FATTURAPA_FIELDS },
   },
   {
@@ -315,6 +316,7 @@ const national: ProfileRecord[] = [
     profile: "italy-fatturapa-semplificata-fsm10",
     family: "fatturapa",
     recognise: { root: "FatturaElettronicaSemplificata" },
+    national: "fatturapa-semplificata",
     judge: { xsd: "fatturapa-semplificata", rules: [], xsdFields: FATTURAPA_FIELDS },
   },
   ...SDI_MESSAGES.map((message): ProfileRecord => ({
@@ -331,6 +333,7 @@ const national: ProfileRecord[] = [
     profile: "spain-facturae-v3-2-2",
     family: "facturae",
     recognise: { root: "Facturae" },
+    national: "facturae",
     judge: { xsd: "facturae", rules: [], xsdFields: ["spainFacturaeXsdBundle", "spainFacturaeRuntimeVersion"] },
   },
   {
@@ -339,6 +342,7 @@ const national: ProfileRecord[] = [
     profile: "slovenia-eslog-v2-0",
     family: "eslog",
     recognise: { root: "Invoice" },
+    national: "eslog",
     judge: { xsd: "eslog", rules: [], xsdFields: ["sloveniaEslogXsdBundle", "sloveniaEslogRuntimeVersion"] },
   },
 ];
@@ -357,6 +361,12 @@ interface StandardEntry {
 }
 
 const levels = (): Partial<Record<RequestProfile, readonly RecordId[]>> => Object.fromEntries(FACTURX_LEVELS.map((l) => [l, [`cii:facturx:${l}`]]));
+
+/** FatturaPA's simplified invoice (FSM10): the document types that choose it, and its record. */
+export const FATTURAPA_SEMPLIFICATA: { documentTypes: readonly string[]; record: RecordId } = {
+  documentTypes: ["TD07", "TD08", "TD09"],
+  record: "fatturapa:italy-fatturapa-semplificata-fsm10",
+};
 
 /** The interface specification's profile compatibility table. */
 export const STANDARD_ENTRIES: Record<Standard, StandardEntry> = {

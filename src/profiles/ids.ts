@@ -15,6 +15,10 @@ export const FORMATS = [...SYNTAXES, "unknown"] as const;
 /** The `format` query of validate: a syntax, or `auto` to detect it. */
 export const FORMAT_HINTS = ["auto", ...SYNTAXES] as const;
 
+/** The syntaxes generate writes: the EN 16931 ones and the national formats. */
+export const GENERATED_SYNTAXES = [...EN16931_SYNTAXES, "fatturapa", "facturae", "eslog"] as const;
+export type GeneratedSyntax = (typeof GENERATED_SYNTAXES)[number];
+
 export const isEn16931Syntax = (syntax: string): syntax is En16931Syntax => (EN16931_SYNTAXES as readonly string[]).includes(syntax);
 
 /** Factur-X 1.0x / ZUGFeRD 2.x levels, lowest first. */

@@ -19,7 +19,12 @@ export interface ProfileRecord {
   judge?: Judgement;
   /** Facts of the Factur-X / ZUGFeRD container, for records that travel in a hybrid PDF. */
   hybrid?: HybridFacts;
+  /** The writer of a national format (src/syntax/national-writers.ts); they take no EN 16931 `write`. */
+  national?: NationalWriterId;
 }
+
+/** The national writers: FatturaPA's two roots, Facturae, e-SLOG. */
+export type NationalWriterId = "fatturapa-ordinaria" | "fatturapa-semplificata" | "facturae" | "eslog";
 
 /**
  * How a document is matched to this record once its root told the syntax (src/syntax/roots.ts).

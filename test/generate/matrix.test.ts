@@ -67,7 +67,7 @@ describe.skipIf(skip)("generation matrix", () => {
       expect(outcome.result.valid).toBe(true);
 
       const parsed = await parseDocument(first.bytes);
-      expect(parsed.format).toBe(first.syntax);
+      expect(parsed.format as string).toBe(first.syntax);
       expect(carried(parsed.invoice, target.drops)).toEqual(carried(input.invoice, target.drops));
     }, 30_000);
   }

@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
 import type { GeneratedInvoice, InvoiceOrder } from "../../generate/generate-invoice";
-import { EN16931_SYNTAXES, REQUEST_PROFILES, STANDARDS } from "../../profiles/ids";
+import { GENERATED_SYNTAXES, REQUEST_PROFILES, STANDARDS } from "../../profiles/ids";
 import { resultHeaders } from "../../validation/result";
 import { sha256Hex } from "../../rulesets/seal";
 import { ValidationResultSchema } from "../../validation/result-schema";
@@ -49,7 +49,7 @@ const LostFieldSchema = Type.Object(
 const GenerateEnvelope = Type.Object(
   {
     invoiceId: Type.String({ description: "the invoice number (BT-1) as sent" }),
-    format: Type.Union(EN16931_SYNTAXES.map((s) => Type.Literal(s)), { description: "the syntax written" }),
+    format: Type.Union(GENERATED_SYNTAXES.map((s) => Type.Literal(s)), { description: "the syntax written" }),
     standard: Type.Union(STANDARDS.map((s) => Type.Literal(s))),
     profile: Type.Union(REQUEST_PROFILES.map((p) => Type.Literal(p)), { description: "the profile written, the standard's default when none was sent" }),
     validationResult: ValidationResultSchema,
