@@ -67,8 +67,8 @@ function breakdowns(model: Invoice): Breakdown[] {
   for (const c of model.charges) enter(c.vatCategoryCode, c.vatRate, cents(c.amount));
   return [...groups.entries()].map(([key, g]) => {
     const taxable = decimal.sum(g.amounts);
-    const stated = given.get(key);
-    // A category O line has no rate but its breakdown may state one (to-model.ts): the rate written is the line's.
+    // A category O line has no rate while its breakdown states one (to-model.ts), so O is matched by category.
+    const stated = given.get(key) ?? (g.rate === undefined ? model.vatBreakdown.find((b) => b.categoryCode === g.categoryCode) : undefined);
     return {
       categoryCode: g.categoryCode,
       rate: g.rate,

@@ -40,6 +40,9 @@ const PARTY_LENGTHS: readonly LengthRule[] = [
   ["address/city", "D_3164", 35],
   ["address/postalCode", "D_3251", 17],
   ["address/countrySubentity", "D_3228", 70],
+  ["contactName", "D_3412", 256],
+  ["email", "D_3148", 512],
+  ["phone", "D_3148", 512],
 ];
 
 const LINE_LENGTHS: readonly LengthRule[] = [

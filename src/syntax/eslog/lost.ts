@@ -13,8 +13,6 @@ const LOST: readonly LostRule[] = [
   ["BT-111", `${M}/G_SG50/S_MOA`, (m) => m.totals.vatTotalInAccountingCurrency],
   ["BT-34", `${M}/G_SG2/S_NAD/C_C082`, (m) => m.seller.electronicAddress],
   ["BT-49", `${M}/G_SG2/S_NAD/C_C082`, (m) => m.buyer.electronicAddress],
-  ["BG-6", `${M}/G_SG2/G_SG5`, (m) => m.seller.contact],
-  ["BG-9", `${M}/G_SG2/G_SG5`, (m) => m.buyer.contact],
   ["BT-70", `${M}/G_SG2/S_NAD/C_C080`, (m) => m.delivery?.partyName],
   ["BG-15", `${M}/G_SG2/S_NAD/C_C059`, (m) => m.delivery?.address],
   ["BG-DEX-01", `${M}/G_SG26`, (m) => m.lines.some((l) => l.subLines?.length) || undefined],

@@ -42,6 +42,17 @@ export const PARTY = {
   debitedAccount: "BI",
 } as const;
 
+/** UNTDID 3139 contact function (S_CTA D_3139): the party's information contact (BG-6, BG-9). */
+export const CONTACT = "IC";
+
+/** UNTDID 3155 communication channels (S_COM D_3155). */
+export const CHANNEL = {
+  /** BT-43 / BT-58 e-mail. */
+  email: "EM",
+  /** BT-42 / BT-57 telephone. */
+  telephone: "TE",
+} as const;
+
 /** UNTDID 5025 amount qualifiers (S_MOA D_5025). */
 export const AMOUNT = {
   /** BT-131 line net amount. */

@@ -31,6 +31,14 @@ export function manyLines(count: number): InvoiceInput {
   return { ...base, number: "INV-2025-300", lines, taxSummary, totalNetAmount: net / 100, totalTaxAmount: tax / 100, totalGrossAmount: (net + tax) / 100 };
 }
 
+/** Category O: the line has no rate, its breakdown names the reason. */
+function notSubject(): InvoiceInput {
+  const base = scenario("domestic, one rate");
+  const lines = [{ description: "Court fee passed on", quantity: 1, unitCode: "C62", unitPrice: 40, lineTotal: 40, vatRate: 0, vatCategoryCode: "O" }];
+  const taxSummary = [{ vatCategoryCode: "O", vatRate: 0, taxableAmount: 40, taxAmount: 0, exemptionReasonText: "Not subject to VAT" }];
+  return { ...base, number: "INV-2025-O", lines, taxSummary, totalNetAmount: 40, totalTaxAmount: 0, totalGrossAmount: 40 };
+}
+
 export const INVOICES: Record<string, InvoiceInput> = {
   domestic: scenario("domestic, one rate"),
   "several rates": scenario("domestic, two rates"),
@@ -38,6 +46,7 @@ export const INVOICES: Record<string, InvoiceInput> = {
   "EU buyer, reverse charge": scenario("cross-border reverse charge (AE)"),
   exempt: scenario("exempt (E) with reason"),
   "credit note": scenario("credit note with preceding invoice"),
+  "not subject to VAT (O)": notSubject(),
   "300 lines": manyLines(300),
 };
 

@@ -58,6 +58,14 @@ describe("document", () => {
     expect(topLevel(writeEslog(input(INVOICES.domestic!)).xml)).toEqual(topLevel(readFileSync(CORPUS, "utf8")));
   });
 
+  test("an exemption reason is written once per breakdown, O matched by category; contacts are written, not lost", () => {
+    const o = writeEslog(input(INVOICES["not subject to VAT (O)"]!));
+    expect(o.xml).toMatch(/<D_4451>AGM<\/D_4451>\s*<C_C108>\s*<D_4440>Not subject to VAT<\/D_4440>/);
+    const domestic = writeEslog(input(INVOICES.domestic!));
+    expect(domestic.xml).toContain("<D_3148>racuni@dobavitelj.example</D_3148>");
+    expect(domestic.lost).toEqual([]);
+  });
+
   test("summary qualifiers and one G_SG52 per rate", () => {
     const xml = writeEslog(input(INVOICES["several rates"]!)).xml;
     const qualifiers = [...xml.matchAll(/<G_SG50>\s*<S_MOA>\s*<C_C516>\s*<D_5025>(\d+)</g)].map((m) => m[1]);
