@@ -69,7 +69,10 @@ const LINE_DIGITS: readonly DigitsRule[] = [
 ];
 
 /** G_SG52 occurs at most 10 times: one VAT breakdown per category and rate. */
-export const MAX_BREAKDOWNS = 10;
+const MAX_BREAKDOWNS = 10;
+
+/** S_LIN D_1082 holds six characters, and lines are numbered by position (lines.ts). */
+const MAX_LINES = 999_999;
 
 function valueAt(object: unknown, path: string): unknown {
   return path.split("/").reduce<unknown>((o, key) => (o !== null && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined), object);
@@ -106,6 +109,9 @@ export function checkLimits(invoice: InvoiceInput, breakdowns: number): void {
   ];
   if (breakdowns > MAX_BREAKDOWNS) {
     errors.push({ path: "/invoice/lines", message: `need ${breakdowns} VAT breakdowns (category and rate), more than the ${MAX_BREAKDOWNS} e-SLOG's G_SG52 holds`, keyword: "maxItems" });
+  }
+  if (invoice.lines.length > MAX_LINES) {
+    errors.push({ path: "/invoice/lines", message: `has more than the ${MAX_LINES} lines e-SLOG's D_1082 numbers`, keyword: "maxItems" });
   }
   if (errors.length > 0) throw fieldErrors(errors);
 }

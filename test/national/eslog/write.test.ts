@@ -115,6 +115,13 @@ describe("limits", () => {
     expect((e.details as { fields: { path: string }[] }).fields.map((f) => f.path)).toEqual(["/invoice/note"]);
   });
 
+  test("more VAT breakdowns than G_SG52 occurs is refused on the lines", () => {
+    const base = INVOICES.domestic!;
+    const lines = Array.from({ length: 11 }, (_, i) => ({ ...base.lines[0]!, vatRate: i + 1 }));
+    const e = refusal(() => writeEslog(input({ ...base, lines, taxSummary: undefined })));
+    expect((e.details as { fields: { path: string; keyword: string }[] }).fields).toMatchObject([{ path: "/invoice/lines", keyword: "maxItems" }]);
+  });
+
   test("a price with more decimals than D_5118 holds is refused, not rounded", () => {
     const base = INVOICES.domestic!;
     const e = refusal(() => writeEslog(input({ ...base, lines: [{ ...base.lines[0]!, unitPrice: 1.0000001 }] })));
