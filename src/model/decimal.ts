@@ -53,6 +53,13 @@ export function add(a: Decimal, b: Decimal): Decimal {
   return render(x + y, scale);
 }
 
+/** a × b, exact; the result has the decimals of both together ("1.5" × "0.25" = "0.375"). */
+export function multiply(a: Decimal, b: Decimal): Decimal {
+  const x = parse(a);
+  const y = parse(b);
+  return render(x.units * y.units, x.scale + y.scale);
+}
+
 /** Sum of any number of decimals; "0" for none. */
 export function sum(values: readonly Decimal[]): Decimal {
   return values.reduce(add, "0");
