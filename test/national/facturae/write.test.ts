@@ -79,7 +79,7 @@ describe("Facturae 3.2.2 writer", () => {
     const invoiceTaxes = xml.split("<Items>")[0]!;
     expect(element(invoiceTaxes, "TaxRate")).toEqual(["21.00", "10.00", "4.00"]);
     const lineTaxes = xml.split("<Items>")[1]!.split("<InvoiceLine>").slice(1).map((l) => ({ rate: element(l, "TaxRate")[0]!, tax: element(l, "TotalAmount")[1]! }));
-    const rateTaxes = element(invoiceTaxes, "TotalAmount").filter((_, i) => i % 2 === 1);
+    const rateTaxes = element(invoiceTaxes.split("</InvoiceIssueData>")[1]!, "TotalAmount").filter((_, i) => i % 2 === 1);
     expect(["21.00", "10.00", "4.00"].map((r) => decimal.toFixed(decimal.sum(lineTaxes.filter((l) => l.rate === r).map((l) => l.tax)), 2))).toEqual(rateTaxes);
     expect(element(xml, "TotalCost")).toEqual(["37.04", "2.33", "2.50", "19.98"]);
     expect(element(xml, "UnitPriceWithoutTax")).toEqual(["12.345", "0.333", "2.5", "9.99"]);
