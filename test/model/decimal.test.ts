@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { add, decimalPlaces, isDecimal, negate, normalize, sum, toFixed } from "../../src/model/decimal.ts";
+import { add, decimalPlaces, isDecimal, multiply, negate, normalize, sum, toFixed } from "../../src/model/decimal.ts";
 
 describe("decimal", () => {
   test("recognises xs:decimal literals only", () => {
@@ -15,6 +15,13 @@ describe("decimal", () => {
     expect(add("99999999999999999999.99", "0.01")).toBe("100000000000000000000.00");
     expect(sum(["19.99", "0.01", "-5"])).toBe("15.00");
     expect(sum([])).toBe("0");
+  });
+
+  test("multiplies exactly, keeping the decimals of both", () => {
+    expect(multiply("1.5", "0.25")).toBe("0.375");
+    expect(multiply("0.1", "0.2")).toBe("0.02");
+    expect(multiply("-3", "19.99")).toBe("-59.97");
+    expect(multiply("123456789.123", "1000000.01")).toBe("123456790357567.89123");
   });
 
   test("formats with fixed decimals, a tie rounded away from zero", () => {

@@ -68,3 +68,11 @@ export const PAYMENT_MEANS: Readonly<Record<string, string>> = {
   "58": "04",
   "59": "02",
 };
+
+/**
+ * VAT category (UNCL 5305, BT-151) of a line carrying no Spanish VAT -> Facturae
+ * `SpecialTaxableEventCode`: exempt supplies, intra-Community supplies and exports are taxable but
+ * exempt (01; Ley 37/1992 arts. 20, 21, 25), out of scope is non-taxable (02). Reverse charge (AE)
+ * is neither, so it has no row.
+ */
+export const SPECIAL_TAXABLE_EVENT: Readonly<Record<string, string>> = { E: "01", K: "01", G: "01", O: "02" };

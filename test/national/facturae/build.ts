@@ -28,11 +28,20 @@ export function spanishInvoice(number: string, specs: readonly LineSpec[], extra
     vatRate: s.vatRate,
     vatCategoryCode: s.vatCategoryCode ?? (s.vatRate === 0 ? "Z" : "S"),
   }));
+  const lineTax = (l: (typeof lines)[number]) => decimal.toFixed(decimal.multiply(String(l.lineTotal), decimal.multiply(String(l.vatRate), "0.01")), 2);
   const net = decimal.sum(lines.map((l) => String(l.lineTotal)));
-  const tax = decimal.sum(lines.map((l) => decimal.toFixed(decimal.multiply(String(l.lineTotal), decimal.multiply(String(l.vatRate), "0.01")), 2)));
+  const tax = decimal.sum(lines.map(lineTax));
+  const groups = Map.groupBy(lines, (l) => `${l.vatCategoryCode} ${l.vatRate}`);
+  const taxSummary = [...groups.values()].map((g) => ({
+    vatCategoryCode: g[0]!.vatCategoryCode,
+    vatRate: g[0]!.vatRate,
+    taxableAmount: cents(decimal.sum(g.map((l) => String(l.lineTotal)))),
+    taxAmount: cents(decimal.sum(g.map(lineTax))),
+  }));
   return {
     ...baseInvoice(ES, number),
     lines,
+    taxSummary,
     totalNetAmount: cents(net),
     totalTaxAmount: cents(tax),
     totalGrossAmount: cents(decimal.add(net, tax)),

@@ -66,6 +66,12 @@ describe("Facturae 3.2.2 writer", () => {
     expect(element(foreign, "CountryCode")).toEqual(["ESP", "USA"]);
   });
 
+  test("an intra-Community supply and an export say why they carry no VAT", () => {
+    expect(element(writeFacturae(national(CASES["EU buyer"])).xml, "SpecialTaxableEventReason")).toEqual(["Intra-Community supply"]);
+    expect(element(writeFacturae(national(CASES["foreign buyer"])).xml, "SpecialTaxableEventCode")).toEqual(["01"]);
+    expect(element(writeFacturae(national(CASES.domestic)).xml, "SpecialTaxableEventCode")).toEqual([]);
+  });
+
   test("a DNI makes the seller an individual, its name split into given name and surnames", () => {
     const invoice = spanishInvoice("ES-2025-006", ONE_RATE, { seller: { ...ES.seller, name: "Lucía García López", vatId: "ES12345678Z" } });
     const { xml } = writeFacturae(national(invoice));
