@@ -6,7 +6,7 @@ import { decimal, type Decimal, type Invoice } from "../../model/index.ts";
 import { fieldErrors } from "../../errors/domain-error.ts";
 import { money, percentOf, precise, rate } from "./values.ts";
 
-export interface LineFigures {
+interface LineFigures {
   quantity: Decimal;
   unitPrice: Decimal;
   /** TotalCost = GrossAmount: quantity × unit price in cents (the API has no line discounts or charges). */

@@ -30,7 +30,7 @@ const LIMITS = {
   PaymentReconciliationReference: { type: "TextMax60Type", max: 60 },
 } satisfies Record<string, Limit>;
 
-export type LimitedField = keyof typeof LIMITS;
+type LimitedField = keyof typeof LIMITS;
 
 function refusal(field: LimitedField, value: string): { message: string; keyword: string } | undefined {
   const limit: Limit = LIMITS[field];
