@@ -36,7 +36,7 @@ const CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
 const FATTURAPA_NS = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2";
 const FATTURAPA_SEMPLIFICATA_NS = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.0";
 const SDI_NS = "http://www.fatturapa.gov.it/sdi/messaggi/v1.0";
-const FACTURAE_322_NS = "http://www.facturae.gob.es/formato/Versiones/Facturaev3_2_2.xml";
+export const FACTURAE_322_NS = "http://www.facturae.gob.es/formato/Versiones/Facturaev3_2_2.xml";
 const ESLOG_20_NS = "urn:eslog:2.00";
 const ZUGFERD1_NS = "urn:ferd:CrossIndustryDocument:invoice:1p0";
 

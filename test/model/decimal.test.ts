@@ -22,6 +22,8 @@ describe("decimal", () => {
     expect(multiply("0.1", "0.2")).toBe("0.02");
     expect(multiply("-12.50", "22")).toBe("-275.00");
     expect(multiply("99999999999999.99", "0.095")).toBe("9499999999999.99905");
+    expect(multiply("-3", "19.99")).toBe("-59.97");
+    expect(multiply("123456789.123", "1000000.01")).toBe("123456790357567.89123");
   });
 
   test("formats with fixed decimals, a tie rounded away from zero", () => {
