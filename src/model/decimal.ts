@@ -53,6 +53,19 @@ export function add(a: Decimal, b: Decimal): Decimal {
   return render(x + y, scale);
 }
 
+/** a × b, exact; the result has the sum of the decimals of both ("1.5" × "0.25" = "0.375"). */
+export function multiply(a: Decimal, b: Decimal): Decimal {
+  const x = parse(a);
+  const y = parse(b);
+  return render(x.units * y.units, x.scale + y.scale);
+}
+
+/** -1, 0 or 1 as a is less than, equal to or greater than b ("1.50" and "1.5" are equal). */
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const [x, y] = align(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** Sum of any number of decimals; "0" for none. */
 export function sum(values: readonly Decimal[]): Decimal {
   return values.reduce(add, "0");
