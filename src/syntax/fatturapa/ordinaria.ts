@@ -5,15 +5,12 @@ import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
 import { datiTrasmissione, tipoDocumento } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
 import { dettaglioLinee, nationalLines } from "./lines.ts";
-import { buyerIdentity, denominazione, idFiscale, sede, sellerVatId } from "./parties.ts";
+import { buyerIdentity, denominazione, idFiscale, regimeOf, sede, sellerVatId } from "./parties.ts";
 import { datiPagamento } from "./payment.ts";
 import { datiRiepilogo, summaryRows, type SummaryRow } from "./summary.ts";
 import { total } from "./values.ts";
 
 const NAMESPACE = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2";
-
-/** RF01: ordinary regime, the default when the caller names no other. */
-export const DEFAULT_REGIME = "RF01";
 
 /** What the buyer pays the seller: under split payment (S) the VAT goes to the Treasury instead. */
 function amountDue(rows: readonly SummaryRow[], documentTotal: string, esigibilita: string): string {
@@ -34,7 +31,7 @@ export function ordinaria(input: NationalInput, check: FieldCheck): XmlNode {
     datiTrasmissione(invoice, vat, "ordinaria"),
     always(
       "CedentePrestatore",
-      always("DatiAnagrafici", idFiscale("IdFiscaleIVA", vat), always("Anagrafica", denominazione(invoice.seller, "/invoice/seller", check)), leaf("RegimeFiscale", italy?.regimeFiscale ?? DEFAULT_REGIME)),
+      always("DatiAnagrafici", idFiscale("IdFiscaleIVA", vat), always("Anagrafica", denominazione(invoice.seller, "/invoice/seller", check)), leaf("RegimeFiscale", regimeOf(invoice))),
       sede(invoice.seller, "/invoice/seller", check),
     ),
     always(

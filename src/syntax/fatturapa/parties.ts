@@ -29,10 +29,16 @@ export function idFiscale(name: string, vatId: string): XmlNode {
   return always(name, leaf("IdPaese", vatId.slice(0, 2)), leaf("IdCodice", vatId.slice(2)));
 }
 
-/** The seller's VAT number: IdFiscaleIVA is mandatory for the CedentePrestatore. */
+/** RF01: ordinary regime, the default when the caller names no other. */
+export const regimeOf = (invoice: InvoiceInput): string => invoice.italy?.regimeFiscale ?? "RF01";
+
+/**
+ * The seller's VAT number: IdFiscaleIVA is mandatory for the CedentePrestatore. Without one the
+ * refusal stops the document, so the empty stand-in is never written.
+ */
 export function sellerVatId(seller: Party, check: FieldCheck): string {
   if (seller.vatId === undefined) check.refuse(missing("/invoice/seller", "vatId"));
-  return seller.vatId ?? "XX0";
+  return seller.vatId ?? "";
 }
 
 /** The buyer's IdFiscaleIVA or CodiceFiscale; at least one is required (SDI 00417). */

@@ -8,8 +8,7 @@ import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
 import { datiTrasmissione, tipoDocumento } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
 import { nationalLines, type NationalLine } from "./lines.ts";
-import { buyerIdentity, denominazione, idFiscale, sede, sellerVatId } from "./parties.ts";
-import { DEFAULT_REGIME } from "./ordinaria.ts";
+import { buyerIdentity, denominazione, idFiscale, regimeOf, sede, sellerVatId } from "./parties.ts";
 import { summaryRows } from "./summary.ts";
 import { taxOn, total } from "./values.ts";
 
@@ -38,7 +37,7 @@ function datiBeniServizi(line: NationalLine, riferimento: string | undefined): {
 
 export function semplificata(input: NationalInput, check: FieldCheck): XmlNode {
   const { invoice } = input;
-  const regime = invoice.italy?.regimeFiscale ?? DEFAULT_REGIME;
+  const regime = regimeOf(invoice);
   const vat = sellerVatId(invoice.seller, check);
   const lines = nationalLines(input, check);
   const references = new Map(summaryRows(lines, invoice, check).map((r) => [r.natura, r.riferimentoNormativo]));
