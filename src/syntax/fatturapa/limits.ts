@@ -27,6 +27,17 @@ export const FIELD_LIMITS = {
 
 export type LimitedField = keyof typeof FIELD_LIMITS;
 
+/**
+ * Integer digits the XSD number types allow: Amount2DecimalType and Amount8DecimalType 11,
+ * QuantitaType 12. The request allows up to 2^53 - 1 (16 digits).
+ */
+export const NUMBER_LIMITS = {
+  Quantita: 12,
+  PrezzoUnitario: 11,
+  PrezzoTotale: 11,
+  ImportoTotaleDocumento: 11,
+} as const satisfies Record<string, number>;
+
 const CHARSET_MAX: Record<Charset, { max: number; name: string }> = {
   latin1: { max: 0xff, name: "Latin-1" },
   basicLatin: { max: 0x7f, name: "Basic Latin (ASCII)" },
@@ -51,6 +62,14 @@ export class FieldCheck {
       const code = `U+${outside.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
       this.refuse({ path: pointer, message: `must hold only ${charset.name} characters (FatturaPA ${field}); ${code} is not`, keyword: "latin1" });
     }
+    return value;
+  }
+
+  /** The number as written, recorded as an error when its integer part is longer than `field` allows. */
+  number(value: string, pointer: string, field: keyof typeof NUMBER_LIMITS): string {
+    const digits = value.replace(/^-/, "").split(".")[0]!.length;
+    const max = NUMBER_LIMITS[field];
+    if (digits > max) this.refuse({ path: pointer, message: `must have at most ${max} integer digits (FatturaPA ${field}); ${value} has ${digits}`, keyword: "maximum" });
     return value;
   }
 

@@ -37,8 +37,8 @@ export function nationalLines(input: NationalInput, check: FieldCheck): National
   if (invoice.lines.length > MAX_LINES) check.refuse({ path: "/invoice/lines", message: `must not have more than ${MAX_LINES} items (FatturaPA NumeroLinea)`, keyword: "maxItems" });
   return model.lines.map((line, i) => {
     const at = `/invoice/lines/${i}`;
-    const quantita = eightDecimals(line.quantity);
-    const prezzoUnitario = eightDecimals(line.price.netPrice);
+    const quantita = check.number(eightDecimals(line.quantity), `${at}/quantity`, "Quantita");
+    const prezzoUnitario = check.number(eightDecimals(line.price.netPrice), `${at}/unitPrice`, "PrezzoUnitario");
     const aliquota = twoDecimals(line.vat.rate ?? "0");
     const zero = sameDecimal(aliquota, "0");
     const natura = zero ? naturaOf(line.vat.categoryCode, exemptionCode(input, line.vat.categoryCode)) : undefined;
@@ -49,7 +49,7 @@ export function nationalLines(input: NationalInput, check: FieldCheck): National
       quantita,
       unitaMisura: check.text(line.unitCode, `${at}/unitCode`, "UnitaMisura"),
       prezzoUnitario,
-      prezzoTotale: lineTotal(prezzoUnitario, quantita),
+      prezzoTotale: check.number(lineTotal(prezzoUnitario, quantita), at, "PrezzoTotale"),
       aliquota,
       category: line.vat.categoryCode,
       ...(natura && { natura }),

@@ -25,7 +25,8 @@ export function ordinaria(input: NationalInput, check: FieldCheck): XmlNode {
   const lines = nationalLines(input, check);
   const rows = summaryRows(lines, invoice, check);
   const esigibilita = italy?.esigibilitaIVA ?? "I";
-  const documentTotal = total(rows.flatMap((r) => [r.imponibile, r.imposta]));
+  // Amounts are not negative, so when the document total fits every row and payment does too.
+  const documentTotal = check.number(total(rows.flatMap((r) => [r.imponibile, r.imposta])), "/invoice/lines", "ImportoTotaleDocumento");
   const header = always(
     "FatturaElettronicaHeader",
     datiTrasmissione(invoice, vat, "ordinaria"),

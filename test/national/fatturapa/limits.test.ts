@@ -70,4 +70,14 @@ describe("FatturaPA field limits", () => {
     const invoice = base();
     expect(refusal({ ...invoice, lines: [{ ...invoice.lines[0]!, vatRate: 0, vatCategoryCode: "L" }] })).toEqual([expect.objectContaining({ path: "/invoice/lines/0/vatCategoryCode", keyword: "enum" })]);
   });
+
+  test("numbers beyond the XSD's integer digits are refused, not written invalid", () => {
+    const invoice = base();
+    const fields = refusal({ ...invoice, lines: [{ ...invoice.lines[0]!, quantity: 1, unitPrice: 123_456_789_012 }] });
+    expect(fields.map((f) => [f.path, f.keyword])).toEqual([
+      ["/invoice/lines/0/unitPrice", "maximum"],
+      ["/invoice/lines/0", "maximum"],
+      ["/invoice/lines", "maximum"],
+    ]);
+  });
 });
