@@ -60,6 +60,12 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
   return render(x.units * y.units, x.scale + y.scale);
 }
 
+/** -1, 0 or 1 as a is less than, equal to or greater than b ("1.50" and "1.5" are equal). */
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const [x, y] = align(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** Sum of any number of decimals; "0" for none. */
 export function sum(values: readonly Decimal[]): Decimal {
   return values.reduce(add, "0");

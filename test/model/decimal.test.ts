@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { add, decimalPlaces, isDecimal, multiply, negate, normalize, sum, toFixed } from "../../src/model/decimal.ts";
+import { add, compare, decimalPlaces, isDecimal, multiply, negate, normalize, sum, toFixed } from "../../src/model/decimal.ts";
 
 describe("decimal", () => {
   test("recognises xs:decimal literals only", () => {
@@ -47,5 +47,16 @@ describe("decimal", () => {
     expect(normalize("100")).toBe("100");
     expect(decimalPlaces("1.50")).toBe(2);
     expect(decimalPlaces("3")).toBe(0);
+  });
+  test("multiply is exact and keeps both scales", () => {
+    expect(multiply("1.5", "0.25")).toBe("0.375");
+    expect(multiply("-249.99", "4.00")).toBe("-999.9600");
+    expect(multiply("0.1", "0.2")).toBe("0.02");
+  });
+
+  test("compare ignores how a value is written", () => {
+    expect(compare("400.00", "400")).toBe(0);
+    expect(compare("400.01", "400.00")).toBe(1);
+    expect(compare("-1", "0.5")).toBe(-1);
   });
 });
