@@ -72,6 +72,7 @@ export const TIERS = {
     "test/generate/matrix.test.ts",
     "test/generate/not-subject-to-vat.test.ts",
     "test/convert",
+    "test/national",
     "test/native/bundled-plans.test.ts",
     "test/native/cen-differential.test.ts",
     "test/native/earlier-equality.test.ts",

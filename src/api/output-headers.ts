@@ -1,13 +1,16 @@
 // Headers that describe a produced document (generate, convert): the artifact versions that judged
 // it and what the target could not carry.
 
-import { VERSION_FIELDS } from "../profiles/catalogue";
+import { RECORDS, VERSION_FIELDS } from "../profiles/catalogue";
 import type { ValidationResult } from "../validation/result";
+
+/** The result fields that name what judged: rule families' versions, and the schema bundles of the formats judged by XSD alone. */
+const BLOCK_FIELDS = [...new Set([...Object.values(VERSION_FIELDS), ...RECORDS.flatMap((r) => r.judge?.xsdFields ?? [])])];
 
 /** `x-version-block`: the artifact versions that judged the output, plus the Factur-X level written; omitted when empty. */
 export function versionBlock(result: ValidationResult, facturxProfile: string | undefined): string | undefined {
   const block: Record<string, string> = {};
-  for (const field of Object.values(VERSION_FIELDS)) {
+  for (const field of BLOCK_FIELDS) {
     const version = (result as Record<string, unknown>)[field];
     if (typeof version === "string" && version) block[field] = version;
   }

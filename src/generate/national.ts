@@ -9,7 +9,7 @@ import type { GeneratedSyntax, RequestProfile } from "../profiles/ids.ts";
 import { recordById } from "../profiles/lookup.ts";
 import type { NationalWriterId, ProfileRecord } from "../profiles/record.ts";
 import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
-import { nationalWriter } from "../syntax/national-writers.ts";
+import { writeNational } from "../syntax/national-writers.ts";
 import type { GenerateInput, GeneratedXml } from "./generate.ts";
 import { markTestMode } from "./test-mode.ts";
 
@@ -26,14 +26,13 @@ export function nationalRecord(request: GenerateInput, profile: RequestProfile):
   if (!record?.national) return undefined;
   const simplified = request.standard === "fatturapa" && FATTURAPA_SEMPLIFICATA.documentTypes.includes(request.invoice.italy?.tipoDocumento ?? "");
   const chosen = simplified ? recordById(FATTURAPA_SEMPLIFICATA.record) : record;
-  // A format whose writer does not exist yet falls through to generate's "not available" answer.
-  return chosen.national && nationalWriter(chosen.national) ? (chosen as NationalRecord) : undefined;
+  return chosen as NationalRecord;
 }
 
 export function generateNational(request: GenerateInput, profile: RequestProfile, record: NationalRecord, options: { livemode: boolean }): GeneratedXml {
   const { invoice } = request;
   const model = toModel(invoice, { specificationIdentifier: record.profile });
-  const written = nationalWriter(record.national)!({ invoice, model });
+  const written = writeNational(record.national, { invoice, model });
   const xml = options.livemode ? written.xml : markTestMode(written.xml);
   return {
     bytes: new TextEncoder().encode(xml),

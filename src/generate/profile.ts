@@ -37,20 +37,13 @@ type WritableRecord = ProfileRecord & { syntax: En16931Syntax; write: Writing };
 const writable = (record: ProfileRecord): record is WritableRecord => record.write !== undefined && isEn16931Syntax(record.syntax);
 
 /**
- * The record of an accepted profile in the syntax to write: the standard's default, or the
- * alternative the request names. Standards whose writer does not exist yet are refused with 422
- * VALIDATION_ERROR and `details.generationAvailable: false`.
+ * The record of an accepted EN 16931 profile in the syntax to write: the standard's default, or the
+ * alternative the request names. (The national standards have their own writers: national.ts.)
  */
 export function writerRecord({ standard, syntax: requested }: Selectors, profile: RequestProfile): WritableRecord {
   const records = (STANDARD_ENTRIES[standard].profiles[profile] ?? []).map(recordById);
   const [preferred] = records;
-  if (!preferred || !writable(preferred)) {
-    throw new DomainError(422, "VALIDATION_ERROR", `generating ${standard} documents is not available yet; ${standard} documents can be validated with POST /v1/validate`, {
-      standard,
-      profile,
-      generationAvailable: false,
-    });
-  }
+  if (!preferred || !writable(preferred)) throw new Error(`the catalogue names no EN 16931 writer for ${standard} ${profile}`);
   if (requested === undefined || requested === preferred.syntax) return preferred;
   const alternative = records.find((r) => r.syntax === requested);
   if (alternative && writable(alternative)) return alternative;

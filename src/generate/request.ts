@@ -12,7 +12,7 @@ const literals = <T extends string>(values: readonly T[], description: string): 
 
 export const GenerateRequest = Type.Object(
   {
-    standard: literals(STANDARDS, "target standard; fatturapa, facturae and eslog are accepted by the schema but their writers are not available yet (422)"),
+    standard: literals(STANDARDS, "target standard"),
     profile: Type.Optional(
       literals(
         REQUEST_PROFILES,

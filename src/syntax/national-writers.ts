@@ -1,13 +1,16 @@
-// Every national writer, by the id its catalogue record names (src/profiles/record.ts). A record
-// whose writer is not here yet is generated nowhere: generate answers that it is not available.
+// Every national writer, by the id its catalogue record names (src/profiles/record.ts).
 
 import type { NationalWriterId } from "../profiles/record.ts";
 import type { NationalInput, NationalWritten } from "./national.ts";
+import { writeFatturaPA } from "./fatturapa/index.ts";
+import { writeFacturae } from "./facturae/write.ts";
 import { writeEslog } from "./eslog/write.ts";
 
-const WRITERS: Partial<Record<NationalWriterId, (input: NationalInput) => NationalWritten>> = {
+const WRITERS: Record<NationalWriterId, (input: NationalInput) => NationalWritten> = {
+  "fatturapa-ordinaria": (input) => writeFatturaPA(input, "ordinaria"),
+  "fatturapa-semplificata": (input) => writeFatturaPA(input, "semplificata"),
+  facturae: writeFacturae,
   eslog: writeEslog,
 };
 
-/** The writer of a national format, when it exists. */
-export const nationalWriter = (writer: NationalWriterId) => WRITERS[writer];
+export const writeNational = (writer: NationalWriterId, input: NationalInput): NationalWritten => WRITERS[writer](input);

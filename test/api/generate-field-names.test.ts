@@ -83,9 +83,11 @@ describe("names outside the contract", () => {
     expect([r.status, r.code]).toEqual([400, "VALIDATION_ERROR"]);
     expect(r.fields).toEqual([expect.objectContaining({ path: "/invoice/italy/codiceDestinatario", keyword: "pattern" })]);
     expect(r.message).toContain("codiceDestinatario");
-    // Past the schema, the request meets the writer FatturaPA does not have yet.
-    const accepted = await envelope(await generate(italy("ABC1234")));
-    expect(accepted.error.details.generationAvailable).toBe(false);
+    // Past the schema, the code routes the FatturaPA file.
+    const italian = { standard: "fatturapa", output: "xml", invoice: { ...SCENARIOS[0]!.build(LOCALES.it), italy: { codiceDestinatario: "ABC1234" } } };
+    const accepted = await generate(italian);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.text()).toContain("<CodiceDestinatario>ABC1234</CodiceDestinatario>");
   });
 
   test("the OpenAPI document tells why a 6-character codiceDestinatario is refused", async () => {

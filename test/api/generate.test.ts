@@ -5,6 +5,7 @@ import { envelope, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
 import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
+import { TEST_MODE_COMMENT } from "../../src/generate/test-mode";
 
 const h = startValidatingHarness();
 const org = h.org("generator", "scale");
@@ -17,6 +18,23 @@ const generate = (body: unknown, key = live, accept?: string) =>
 const parse = (body: BodyInit, contentType = "application/xml") => h.post("/v1/parse", body, { authorization: `Bearer ${live}`, "content-type": contentType });
 
 describe("POST /v1/generate", () => {
+  test("the national formats: FatturaPA, Facturae and e-SLOG written, schema-valid, their schema bundles in x-version-block; a test key's file marked", async () => {
+    const cases = [
+      { standard: "fatturapa", locale: LOCALES.it, root: "FatturaElettronica", block: ["italyFatturapaXsdBundle", "italyFatturapaRuntimeVersion"] },
+      { standard: "facturae", locale: LOCALES.es, root: "Facturae", block: ["spainFacturaeXsdBundle", "spainFacturaeRuntimeVersion"] },
+      { standard: "eslog", locale: LOCALES.si, root: "Invoice", block: ["sloveniaEslogXsdBundle", "sloveniaEslogRuntimeVersion"] },
+    ];
+    for (const { standard, locale, root, block } of cases) {
+      const res = await generate({ standard, output: "xml", invoice: SCENARIOS[0].build(locale) }, testKey);
+      expect([standard, res.status]).toEqual([standard, 200]);
+      expect(res.headers.get("x-validation")).toMatch(/^pass; 0 errors/);
+      expect(Object.keys(JSON.parse(res.headers.get("x-version-block")!))).toEqual(block);
+      const xml = await res.text();
+      expect(xml).toContain(TEST_MODE_COMMENT);
+      expect(xml).toMatch(new RegExp(`<(\\w+:)?${root}[ >]`));
+    }
+  }, 60_000);
+
   test("answers the raw XML, validated, with the seal and version headers", async () => {
     const res = await generate({ standard: "xrechnung", output: "xml", invoice });
     expect(res.status).toBe(200);

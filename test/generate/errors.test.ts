@@ -61,10 +61,12 @@ describe("profile and standard", () => {
     expect(refusal({ standard: "peppol-bis", syntax: "cii", invoice: invoiceOf("be") }).code).toBe("PROFILE_STANDARD_MISMATCH");
   });
 
-  test("national formats are listed but not generated yet", () => {
-    const e = refusal({ standard: "fatturapa", invoice: invoiceOf("de") });
-    expect([e.status, e.code, e.details]).toEqual([422, "VALIDATION_ERROR", { standard: "fatturapa", profile: "ordinaria", generationAvailable: false }]);
-    expect(refusal({ standard: "eslog", invoice: invoiceOf("de") }).details).toMatchObject({ profile: "eracun", generationAvailable: false });
+  test("national formats are written by their own writers; a simplified document type chooses FatturaPA's FSM10", () => {
+    expect(generateXml({ standard: "fatturapa", invoice: invoiceOf("it") }, live)).toMatchObject({ syntax: "fatturapa", profile: "ordinaria", record: "fatturapa:italy-fatturapa-ordinaria-fpr12" });
+    const small = { ...invoiceOf("it"), italy: { tipoDocumento: "TD07", regimeFiscale: "RF19" } };
+    expect(generateXml({ standard: "fatturapa", invoice: small }, live).record).toBe("fatturapa:italy-fatturapa-semplificata-fsm10");
+    expect(generateXml({ standard: "facturae", invoice: invoiceOf("es") }, live)).toMatchObject({ syntax: "facturae", record: "facturae:spain-facturae-v3-2-2" });
+    expect(generateXml({ standard: "eslog", invoice: invoiceOf("si") }, live)).toMatchObject({ syntax: "eslog", profile: "eracun", record: "eslog:slovenia-eslog-v2-0" });
   });
 
   test("a credit note for fatturapa or facturae is 422 DOCUMENT_TYPE_STANDARD_MISMATCH", () => {
