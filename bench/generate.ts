@@ -4,16 +4,19 @@ import { LOCALES, SCENARIOS } from "../fixtures/invoices.ts";
 import type { InvoiceInput } from "../src/invoice/schema";
 
 export const GENERATE_TARGETS = [
-  { name: "XRechnung CII", request: { standard: "xrechnung" } },
-  { name: "XRechnung UBL", request: { standard: "xrechnung", syntax: "ubl" } },
-  { name: "ZUGFeRD EN16931", request: { standard: "zugferd", profile: "en16931" } },
-  { name: "Factur-X EXTENDED", request: { standard: "facturx", profile: "extended" } },
-  { name: "Peppol BIS 3", request: { standard: "peppol-bis" } },
+  { name: "XRechnung CII", request: { standard: "xrechnung" }, locale: "de" },
+  { name: "XRechnung UBL", request: { standard: "xrechnung", syntax: "ubl" }, locale: "de" },
+  { name: "ZUGFeRD EN16931", request: { standard: "zugferd", profile: "en16931" }, locale: "de" },
+  { name: "Factur-X EXTENDED", request: { standard: "facturx", profile: "extended" }, locale: "de" },
+  { name: "Peppol BIS 3", request: { standard: "peppol-bis" }, locale: "de" },
+  { name: "FatturaPA FPR12", request: { standard: "fatturapa" }, locale: "it" },
+  { name: "Facturae 3.2.2", request: { standard: "facturae" }, locale: "es" },
+  { name: "e-SLOG 2.0", request: { standard: "eslog" }, locale: "si" },
 ] as const;
 
-/** The typical German invoice of the generation matrix, with its lines repeated `count` times. */
-export function invoiceWithLines(count: number): InvoiceInput {
-  const typical = SCENARIOS[0].build(LOCALES.de);
+/** The typical invoice of the generation matrix in a locale, with its lines repeated `count` times. */
+export function invoiceWithLines(count: number, locale: keyof typeof LOCALES = "de"): InvoiceInput {
+  const typical = SCENARIOS[0].build(LOCALES[locale]);
   if (count <= typical.lines.length) return typical;
   const rate = typical.lines[0].vatRate;
   const lines = Array.from({ length: count }, (_, i) => ({ description: `Item ${i + 1}`, quantity: 2, unitCode: "C62", unitPrice: 12.5, lineTotal: 25, vatRate: rate, vatCategoryCode: "S", itemId: `SKU-${i + 1}` }));
@@ -37,10 +40,9 @@ export interface GenerateFigure {
 
 export async function generateOverHttp(base: string, keys: string[], clients: number, seconds: number): Promise<GenerateFigure[]> {
   const figures: GenerateFigure[] = [];
-  for (const lines of [2, 500]) {
-    const invoice = invoiceWithLines(lines);
+  for (const lines of [2, 300, 500]) {
     for (const target of GENERATE_TARGETS) {
-      const body = JSON.stringify({ ...target.request, output: "xml", invoice });
+      const body = JSON.stringify({ ...target.request, output: "xml", invoice: invoiceWithLines(lines, target.locale) });
       const result = await load(
         (i) => fetch(`${base}/v1/generate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": "application/json" }, body }),
         clients,

@@ -51,7 +51,7 @@ const phases: [string, (base: string) => Promise<unknown>][] = [
   ["validate 900 lines, 4 clients", async (base) => void (await validateOverHttp(base, keys, lines(900), 4, 10, 50))],
   ["generate (all targets, 2 and 500 lines)", async (base) => void (await generateOverHttp(base, keys, 2, 6))],
   ...GENERATE_TARGETS.map((t): [string, (base: string) => Promise<unknown>] => [`generate 500 lines ${t.name}`, async (base) => {
-    const body = JSON.stringify({ ...t.request, output: "xml", invoice: invoiceWithLines(500) });
+    const body = JSON.stringify({ ...t.request, output: "xml", invoice: invoiceWithLines(500, t.locale) });
     await load((i) => fetch(`${base}/v1/generate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": "application/json" }, body }), 2, 6, 8);
   }]),
   ["mixed profiles, 2 clients (the bench's JIT comparison)", async (base) => {
