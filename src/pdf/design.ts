@@ -4,7 +4,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 /** The languages the layout has labels for (labels.ts keys its tables by these). */
-export const TEMPLATE_LANGUAGES = ["en", "de", "fr", "it", "es", "nl", "ro"] as const;
+export const TEMPLATE_LANGUAGES = ["en", "de", "fr", "it", "es", "nl", "ro", "sl"] as const;
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
 
 /**

@@ -425,6 +425,57 @@ const RO: Labels = {
   of: "din",
 };
 
+const SL: Labels = {
+  invoice: "Račun",
+  creditNote: "Dobropis",
+  seller: "Prodajalec",
+  buyer: "Kupec",
+  number: "Številka računa",
+  issueDate: "Datum izdaje",
+  dueDate: "Rok plačila",
+  deliveryDate: "Datum dobave",
+  deliverTo: "Kraj dobave",
+  period: "Obdobje obračuna",
+  buyerReference: "Sklic kupca",
+  orderReference: "Naročilo",
+  contractReference: "Pogodba",
+  projectReference: "Projekt",
+  precedingInvoice: "Račun, na katerega se nanaša",
+  currency: "Valuta",
+  vatId: "ID za DDV",
+  taxId: "Davčna številka",
+  registration: "Matična številka",
+  contact: "Kontakt",
+  position: "Št.",
+  description: "Opis",
+  quantity: "Količina",
+  unit: "Enota",
+  unitPrice: "Cena na enoto",
+  vatRate: "DDV %",
+  amount: "Znesek",
+  vatBreakdown: "Rekapitulacija DDV",
+  vatCategory: "Kategorija",
+  taxableAmount: "Osnova",
+  vatAmount: "DDV",
+  lineNetTotal: "Skupaj postavke",
+  allowances: "Popusti",
+  charges: "Stroški",
+  taxExclusiveTotal: "Skupaj brez DDV",
+  vatTotal: "Skupaj DDV",
+  taxInclusiveTotal: "Skupaj z DDV",
+  prepaid: "Že plačano",
+  rounding: "Zaokrožitev",
+  payable: "Za plačilo",
+  payment: "Plačilo",
+  paymentTerms: "Plačilni pogoji",
+  accountHolder: "Imetnik računa",
+  paymentReference: "Sklic",
+  mandate: "Pooblastilo",
+  notes: "Opombe",
+  page: "Stran",
+  of: "od",
+};
+
 const COMMA_DOT: NumberStyle = { decimal: ",", group: "." };
 
 const LANGUAGES: Record<TemplateLanguage, Language> = {
@@ -435,6 +486,7 @@ const LANGUAGES: Record<TemplateLanguage, Language> = {
   es: { code: "es", labels: ES, numbers: COMMA_DOT, date: "DD/MM/YYYY" },
   nl: { code: "nl", labels: NL, numbers: COMMA_DOT, date: "DD-MM-YYYY" },
   ro: { code: "ro", labels: RO, numbers: COMMA_DOT, date: "DD.MM.YYYY" },
+  sl: { code: "sl", labels: SL, numbers: COMMA_DOT, date: "DD. MM. YYYY" },
 };
 
 /**
@@ -448,6 +500,7 @@ const COUNTRY_LANGUAGE: Record<string, TemplateLanguage> = {
   ES: "es",
   NL: "nl",
   RO: "ro",
+  SI: "sl",
 };
 
 /**
