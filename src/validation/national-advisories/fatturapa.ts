@@ -139,15 +139,23 @@ function imponibile(root: Element, report: Report): void {
   }
 }
 
-/** The line's unit price after its ScontoMaggiorazione in order (SC lowers, MG raises; Importo is per unit, Percentuale of the price so far). */
-function netUnitPrice(line: Element): string | undefined {
+/**
+ * The line's unit price after its ScontoMaggiorazione in order: SC lowers it, MG raises it, by
+ * Importo per unit or by Percentuale of the price so far. Where a change gives both, writers
+ * disagree which counts (gobl.fatturapa writes percentages of the original price with matching
+ * Importo; a discount on a negative price holds only as a percentage), so `prefer` chooses and
+ * 00423 is drawn only when neither reading gives the total. Tipo carries the direction, so the sign
+ * of Importo does not (the FatturaElettronica.NET samples write a discount as SC -1.71).
+ */
+function netUnitPrice(line: Element, prefer: "Importo" | "Percentuale"): string | undefined {
   let price = decimalOf(fpa.text(line, "PrezzoUnitario"));
   for (const change of fpa.all(line, "ScontoMaggiorazione")) {
     if (price === undefined) return undefined;
     const tipo = fpa.text(change, "Tipo");
-    const importo = fpa.text(change, "Importo");
     const percentuale = decimalOf(fpa.text(change, "Percentuale"));
-    const amount = importo !== undefined ? decimalOf(importo) : percentuale && multiply(price, multiply(percentuale, "0.01"));
+    const byPercent = percentuale === undefined ? undefined : multiply(price, multiply(percentuale, "0.01"));
+    const byImporto = decimalOf(fpa.text(change, "Importo"))?.replace(/^-/, "");
+    const amount = prefer === "Importo" ? (byImporto ?? byPercent) : (byPercent ?? byImporto);
     if (amount === undefined || (tipo !== "SC" && tipo !== "MG")) return undefined;
     // Eight decimals each step, as SDI rounds the unit price: it keeps the work bounded and is far below the cent tolerance.
     price = toFixed(add(price, tipo === "SC" ? negate(amount) : amount), 8);
@@ -159,14 +167,15 @@ function netUnitPrice(line: Element): string | undefined {
 function prezzoTotale(root: Element, report: Report): void {
   for (const body of bodies(root)) {
     for (const line of lines(body)) {
-      const price = netUnitPrice(line);
       const quantitaText = fpa.text(line, "Quantita");
       const quantity = quantitaText === undefined ? "1" : decimalOf(quantitaText);
       const total = decimalOf(fpa.text(line, "PrezzoTotale"));
-      if (price === undefined || quantity === undefined || total === undefined) continue;
-      const expected = toFixed(multiply(toFixed(price, 8), quantity), 2);
-      if (differ(total, expected, CENT))
-        report(line, `SDI would refuse the file (00423): PrezzoTotale ${total} is not the unit price ${price} (after ScontoMaggiorazione) × Quantita ${quantity} = ${expected} (SDI allows ${CENT}).`);
+      const prices = [netUnitPrice(line, "Importo"), netUnitPrice(line, "Percentuale")];
+      if (quantity === undefined || total === undefined || prices.some((p) => p === undefined)) continue;
+      const expected = prices.map((price) => toFixed(multiply(price!, quantity), 2));
+      if (expected.every((e) => differ(total, e, CENT))) {
+        report(line, `SDI would refuse the file (00423): PrezzoTotale ${total} is not the unit price ${prices[0]} (after ScontoMaggiorazione) × Quantita ${quantity} = ${expected[0]} (SDI allows ${CENT}).`);
+      }
     }
   }
 }

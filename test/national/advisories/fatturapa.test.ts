@@ -16,9 +16,10 @@ const fund = (rate: string, natura = "") =>
   `</Numero>\n<DatiCassaPrevidenziale><TipoCassa>TC22</TipoCassa><AlCassa>4.00</AlCassa><ImportoContributoCassa>12.00</ImportoContributoCassa><AliquotaIVA>${rate}</AliquotaIVA>${natura && `<Natura>${natura}</Natura>`}</DatiCassaPrevidenziale>`;
 /** The 22% row once the 12.00 contribution at 22% counts in it. */
 const ROW_22_WITH_FUND = "<AliquotaIVA>22.00</AliquotaIVA>\n        <ImponibileImporto>312.00</ImponibileImporto>\n        <Imposta>68.64</Imposta>";
-const discounted = (total: string) =>
+const TEN_PERCENT = "<Tipo>SC</Tipo><Percentuale>10.00</Percentuale>";
+const discounted = (total: string, discount = TEN_PERCENT) =>
   mutate(
-    mutate(base, "<PrezzoUnitario>300.00</PrezzoUnitario>\n        <PrezzoTotale>300.00</PrezzoTotale>", `<PrezzoUnitario>300.00</PrezzoUnitario><ScontoMaggiorazione><Tipo>SC</Tipo><Percentuale>10.00</Percentuale></ScontoMaggiorazione><PrezzoTotale>${total}</PrezzoTotale>`),
+    mutate(base, "<PrezzoUnitario>300.00</PrezzoUnitario>\n        <PrezzoTotale>300.00</PrezzoTotale>", `<PrezzoUnitario>300.00</PrezzoUnitario><ScontoMaggiorazione>${discount}</ScontoMaggiorazione><PrezzoTotale>${total}</PrezzoTotale>`),
     ROW_22,
     "<AliquotaIVA>22.00</AliquotaIVA><ImponibileImporto>270.00</ImponibileImporto><Imposta>59.40</Imposta>",
   );
@@ -67,6 +68,9 @@ describe("FatturaPA SDI advisories", () => {
 
   test("fixed documents draw none: a discount applied, a fund contribution summarised, RF19 over 400 EUR", async () => {
     expect(advisoryIds(await judge(discounted("270.00")))).toEqual([]);
+    // Tipo gives the direction whatever the sign of Importo; with both, either reading may hold.
+    expect(advisoryIds(await judge(discounted("270.00", "<Tipo>SC</Tipo><Importo>-30.00</Importo>")))).toEqual([]);
+    expect(advisoryIds(await judge(discounted("270.00", "<Tipo>SC</Tipo><Percentuale>10.00</Percentuale><Importo>25.00</Importo>")))).toEqual([]);
     expect(advisoryIds(await judge(withFund(base, "22.00")))).toEqual([]);
     const rf19 = mutate(mutate(semplificata, "<Importo>131.67</Importo>", "<Importo>400.00</Importo>"), /<RegimeFiscale>RF\d\d<\/RegimeFiscale>/.exec(semplificata)![0], "<RegimeFiscale>RF19</RegimeFiscale>");
     expect(advisoryIds(await judge(rf19, SEMPLIFICATA))).toEqual([]);
