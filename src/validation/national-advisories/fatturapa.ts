@@ -6,6 +6,7 @@
 // Latin-1 is not a row either: the pinned XSD's *LatinType patterns already make it a schema error.
 
 import { add, compare, multiply, negate, sum, toFixed } from "../../model/decimal";
+import { CEILING as SEMPLIFICATA } from "../../syntax/fatturapa/semplificata";
 import { createReader, type Element } from "../../syntax/xml-reader";
 import { decimalOf, differ, type NationalRule, type Report } from "./rule";
 
@@ -20,9 +21,6 @@ const EURO = "1.00";
 
 /** TD16, the integration of a domestic reverse-charge purchase, may state Natura beside its rate. */
 const NATURA_WITH_RATE_ALLOWED = new Set(["TD16"]);
-
-/** The simplified invoice's ceiling with VAT (DM 10 May 2019) and the regime spared it since 2025 (forfettari). */
-const SEMPLIFICATA = { ceiling: "400.00", exemptRegimes: new Set(["RF19"]) };
 
 /** A row of the table: SDI's control code names the advisory; every one is a rejection, so a warning. */
 const rule = (code: string, check: NationalRule["check"]): NationalRule => ({ id: `FATTURAPA_${code}_NOT_ENFORCED`, source: `${ELENCO}, control ${code}`, severity: "warning", check });
@@ -217,10 +215,10 @@ function semplificataCeiling(root: Element, report: Report): void {
     const amounts = fpa.all(body, "DatiBeniServizi").map((item) => decimalOf(fpa.text(item, "Importo")));
     if (amounts.some((a) => a === undefined)) continue;
     const total = sum(amounts as string[]);
-    if (compare(total, SEMPLIFICATA.ceiling) > 0) {
+    if (compare(total, SEMPLIFICATA.total) > 0) {
       report(
         body,
-        `SDI would refuse the file (00460): a fattura semplificata may total at most ${SEMPLIFICATA.ceiling} EUR with VAT, this body totals ${total}${regime ? ` under regime ${regime}` : ""}; only RF19 (forfettari) is spared the ceiling.`,
+        `SDI would refuse the file (00460): a fattura semplificata may total at most ${SEMPLIFICATA.total} EUR with VAT, this body totals ${total}${regime ? ` under regime ${regime}` : ""}; only RF19 (forfettari) is spared the ceiling.`,
       );
     }
   }
