@@ -300,7 +300,7 @@ const national: ProfileRecord[] = [
     family: "fatturapa",
     recognise: { root: "FatturaElettronica", attribute: { name: "versione", value: "FPR12" }, fallback: true },
     national: "fatturapa-ordinaria",
-    judge: { xsd: "fatturapa", rules: [], xsdFields: FATTURAPA_FIELDS },
+    judge: { xsd: "fatturapa", rules: [], xsdFields: FATTURAPA_FIELDS, advisories: ["fatturapa-sdi"] },
   },
   {
     id: "fatturapa:italy-fatturapa-ordinaria-fpa12",
@@ -308,7 +308,7 @@ const national: ProfileRecord[] = [
     profile: "italy-fatturapa-ordinaria-fpa12",
     family: "fatturapa",
     recognise: { root: "FatturaElettronica", attribute: { name: "versione", value: "FPA12" } },
-    judge: { xsd: "fatturapa", rules: [], xsdFields: FATTURAPA_FIELDS },
+    judge: { xsd: "fatturapa", rules: [], xsdFields: FATTURAPA_FIELDS, advisories: ["fatturapa-sdi"] },
   },
   {
     id: "fatturapa:italy-fatturapa-semplificata-fsm10",
@@ -317,7 +317,7 @@ const national: ProfileRecord[] = [
     family: "fatturapa",
     recognise: { root: "FatturaElettronicaSemplificata" },
     national: "fatturapa-semplificata",
-    judge: { xsd: "fatturapa-semplificata", rules: [], xsdFields: FATTURAPA_FIELDS },
+    judge: { xsd: "fatturapa-semplificata", rules: [], xsdFields: FATTURAPA_FIELDS, advisories: ["fatturapa-sdi"] },
   },
   ...SDI_MESSAGES.map((message): ProfileRecord => ({
     id: `sdi_messaggio:${sdiProfile(message)}`,
@@ -334,7 +334,7 @@ const national: ProfileRecord[] = [
     family: "facturae",
     recognise: { root: "Facturae" },
     national: "facturae",
-    judge: { xsd: "facturae", rules: [], xsdFields: ["spainFacturaeXsdBundle", "spainFacturaeRuntimeVersion"] },
+    judge: { xsd: "facturae", rules: [], xsdFields: ["spainFacturaeXsdBundle", "spainFacturaeRuntimeVersion"], advisories: ["facturae-face"] },
   },
   {
     id: "eslog:slovenia-eslog-v2-0",

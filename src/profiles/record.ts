@@ -101,6 +101,9 @@ export interface EntryPart {
   sealed?: string;
 }
 
+/** An advisory layer a record can run (src/validation/layers/advisory.ts). */
+export type AdvisoryKey = "BR-CO-25" | "fatturapa-sdi" | "facturae-face";
+
 export interface Judgement {
   /** The schema; `by-document-type` for UBL, whose Invoice and CreditNote have one schema each. */
   xsd: XsdSchemaId | "by-document-type";
@@ -113,8 +116,11 @@ export interface Judgement {
    * key and file, never a version: the rule layers' findings take the level the document's scenario gives.
    */
   severities?: { key: string; file: string };
-  /** Advisories that apply (each drawn only where no rule file that ran enforces its rule). */
-  advisories?: readonly "BR-CO-25"[];
+  /**
+   * Advisories that apply: BR-CO-25, drawn only where no rule file that ran enforces it, and the
+   * national authorities' rejections past the schema (SDI's for FatturaPA, FACe's for Facturae).
+   */
+  advisories?: readonly AdvisoryKey[];
   /** Result fields naming the schema bundle and runtime of formats judged by XSD alone. */
   xsdFields?: readonly [bundle: string, runtime: string];
 }

@@ -122,6 +122,8 @@ export function createReader(namespaces: Record<string, string>): Reader {
     let parsed = steps.get(path);
     if (!parsed) {
       parsed = path.split("/").map((step) => {
+        // An unprefixed step is an element in no namespace (FatturaPA and Facturae qualify only their root).
+        if (!step.includes(":")) return { uri: "", local: step };
         const [prefix, local] = step.split(":");
         const uri = namespaces[prefix!];
         if (uri === undefined || !local) throw new Error(`unbound step ${step} in ${path}`);
@@ -133,7 +135,7 @@ export function createReader(namespaces: Record<string, string>): Reader {
   };
   const all = (from: Element | undefined, path: string): Element[] =>
     parsePath(path).reduce<Element[]>(
-      (current, step) => current.flatMap((e) => elementChildren(e).filter((c) => c.localName === step.local && c.namespaceURI === step.uri)),
+      (current, step) => current.flatMap((e) => elementChildren(e).filter((c) => c.localName === step.local && (c.namespaceURI ?? "") === step.uri)),
       from ? [from] : [],
     );
   const one = (from: Element | undefined, path: string) => all(from, path)[0];
@@ -152,6 +154,20 @@ export function createReader(namespaces: Record<string, string>): Reader {
       return true;
     },
   };
+}
+
+/**
+ * Where an element is, as the schema layer's findings say it: names as written, a position where
+ * the name repeats among its siblings (`/p:FatturaElettronica/FatturaElettronicaBody/DatiBeniServizi/DettaglioLinee[2]`).
+ */
+export function pathOf(element: Element): string {
+  const steps: string[] = [];
+  for (let e: Element | null = element; e; e = isElement(e.parentNode) ? e.parentNode : null) {
+    const parent = e.parentNode;
+    const twins = isElement(parent) ? elementChildren(parent).filter((c) => c.nodeName === e!.nodeName) : [e];
+    steps.unshift(twins.length > 1 ? `${e.nodeName}[${twins.indexOf(e) + 1}]` : e.nodeName);
+  }
+  return `/${steps.join("/")}`;
 }
 
 /** One value of a document: the text of a leaf element or an attribute's, where it is, and the node. */

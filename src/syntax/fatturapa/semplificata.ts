@@ -16,9 +16,9 @@ const NAMESPACE = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.0
 
 /**
  * The simplified invoice's ceiling, VAT included (DM 10 May 2019), and the regimes exempt from it:
- * since 2025 the forfettari (RF19) may issue it for any amount.
+ * since 2025 the forfettari (RF19) may issue it for any amount. Validate's SDI advisory 00460 weighs the same.
  */
-const CEILING = { total: "400.00", exemptRegimes: new Set(["RF19"]) };
+export const CEILING: { total: string; exemptRegimes: ReadonlySet<string> } = { total: "400.00", exemptRegimes: new Set(["RF19"]) };
 
 /** Importo is the line's amount with its VAT; Imposta is rounded per line, as each line states it. */
 function datiBeniServizi(line: NationalLine, riferimento: string | undefined): { node: XmlNode; importo: string } {

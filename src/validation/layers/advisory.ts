@@ -1,10 +1,16 @@
-// Advisory layers: where an authority dropped a rule the standard still states, the service says so
-// instead of staying silent, without changing the verdict. A record lists the advisories that
-// concern it; each is drawn only when no rule file that ran carries the rule (read from the files
-// themselves, not from a list of files believed to enforce it).
+// Advisory layers: what the verdict does not weigh, but a reader should hear about, reported as
+// findings that never change `valid`. Two kinds: where an authority dropped a rule the standard
+// still states (BR-CO-25), drawn only when no rule file that ran carries the rule (read from the
+// files themselves, not from a list of files believed to enforce it); and where a national
+// authority refuses documents the schema accepts (SDI, FACe), each format's checks a rule table in
+// ../national-advisories/. A record lists the advisories that concern it.
 
+import type { AdvisoryKey } from "../../profiles/record";
 import type { ValidationFinding } from "../result";
-import type { Layer } from "./layer";
+import { FACTURAE_RULES } from "../national-advisories/facturae";
+import { FATTURAPA_RULES } from "../national-advisories/fatturapa";
+import { runRules } from "../national-advisories/rule";
+import type { Layer, LayerRun } from "./layer";
 import { factsOf, syntaxOf, type JudgeState } from "./state";
 
 /**
@@ -26,16 +32,16 @@ function brCo25(s: JudgeState): ValidationFinding | undefined {
   };
 }
 
-const ADVISORIES = { "BR-CO-25": brCo25 } as const;
+const ADVISORIES: Record<AdvisoryKey, (s: JudgeState) => LayerRun> = {
+  "BR-CO-25"(s) {
+    if (!syntaxOf(s)) return { status: "skipped", reason: "the document is in no EN 16931 syntax" };
+    const finding = brCo25(s);
+    return { status: "ran", findings: finding ? [finding] : [] };
+  },
+  "fatturapa-sdi": (s) => runRules(FATTURAPA_RULES, s.xml),
+  "facturae-face": (s) => runRules(FACTURAE_RULES, s.xml),
+};
 
-export function advisoryLayer(rule: keyof typeof ADVISORIES): Layer<JudgeState> {
-  return {
-    kind: "advisory",
-    name: rule,
-    run(s) {
-      if (!syntaxOf(s)) return { status: "skipped", reason: "the document is in no EN 16931 syntax" };
-      const finding = ADVISORIES[rule](s);
-      return { status: "ran", findings: finding ? [finding] : [] };
-    },
-  };
+export function advisoryLayer(advisory: AdvisoryKey): Layer<JudgeState> {
+  return { kind: "advisory", name: advisory, run: ADVISORIES[advisory] };
 }
