@@ -224,6 +224,47 @@ function semplificataCeiling(root: Element, report: Report): void {
   }
 }
 
+/**
+ * The document types whose parties SDI checks against each other (self-invoices, integrations,
+ * San Marino): which types refuse one party as both seller and buyer (00471), which need it
+ * (00472), which refuse an Italian seller (00473; TD28 needs a San Marino one) and which need the
+ * buyer's VAT id (00475). The lists are SDI's messages for those codes.
+ */
+const PARTY_RULES = {
+  notSelf: new Set(["TD01", "TD02", "TD03", "TD06", "TD16", "TD17", "TD18", "TD19", "TD20", "TD24", "TD25", "TD28"]),
+  selfOnly: new Set(["TD21", "TD27"]),
+  foreignSeller: new Set(["TD17", "TD18", "TD19", "TD28"]),
+  buyerVatId: new Set(["TD16", "TD17", "TD18", "TD19", "TD20", "TD22", "TD23", "TD28"]),
+};
+
+interface Party {
+  country?: string;
+  vatCode?: string;
+  fiscalCode?: string;
+}
+
+function partyOf(root: Element, role: "CedentePrestatore" | "CessionarioCommittente"): Party {
+  const data = fpa.one(root, `FatturaElettronicaHeader/${role}/DatiAnagrafici`);
+  return { country: fpa.text(data, "IdFiscaleIVA/IdPaese"), vatCode: fpa.text(data, "IdFiscaleIVA/IdCodice"), fiscalCode: fpa.text(data, "CodiceFiscale") };
+}
+
+/** One party in both roles, as SDI compares them: the same VAT id and the same fiscal code. */
+const sameParty = (a: Party, b: Party) => a.country === b.country && a.vatCode === b.vatCode && a.fiscalCode === b.fiscalCode;
+
+/** Runs `refused` for each body whose document type is in `types`, reporting at that TipoDocumento. */
+function partyRule(code: string, types: ReadonlySet<string>, refused: (tipo: string, seller: Party, buyer: Party) => string | undefined): NationalRule {
+  return rule(code, (root, report) => {
+    const seller = partyOf(root, "CedentePrestatore");
+    const buyer = partyOf(root, "CessionarioCommittente");
+    for (const body of bodies(root)) {
+      const tipo = tipoDocumento(body);
+      if (tipo === undefined || !types.has(tipo)) continue;
+      const why = refused(tipo, seller, buyer);
+      if (why) report(fpa.one(body, "DatiGenerali/DatiGeneraliDocumento/TipoDocumento")!, `SDI would refuse the file (${code}): ${tipo} ${why}.`);
+    }
+  });
+}
+
 export const FATTURAPA_RULES: readonly NationalRule[] = [
   naturaRule("00400", "line", true),
   naturaRule("00401", "line", false),
@@ -237,4 +278,11 @@ export const FATTURAPA_RULES: readonly NationalRule[] = [
   correspondence("00443", "rate"),
   correspondence("00444", "natura"),
   rule("00460", semplificataCeiling),
+  partyRule("00471", PARTY_RULES.notSelf, (_, seller, buyer) => (sameParty(seller, buyer) ? "does not allow the same party as seller and buyer" : undefined)),
+  partyRule("00472", PARTY_RULES.selfOnly, (_, seller, buyer) => (sameParty(seller, buyer) ? undefined : "needs the same party as seller and buyer")),
+  partyRule("00473", PARTY_RULES.foreignSeller, (tipo, seller) => {
+    if (tipo === "TD28") return seller.country === "SM" ? undefined : `needs a San Marino seller (IdPaese SM), not ${seller.country ?? "none"}`;
+    return seller.country === "IT" ? "does not allow an Italian seller (IdPaese IT)" : undefined;
+  }),
+  partyRule("00475", PARTY_RULES.buyerVatId, (_, __, buyer) => (buyer.country && buyer.vatCode ? undefined : "needs the buyer's VAT id (IdFiscaleIVA)")),
 ];

@@ -32,6 +32,16 @@ const small = () => {
 const semplificata = write(small(), "semplificata").xml;
 const SEMPLIFICATA = "fatturapa:italy-fatturapa-semplificata-fsm10";
 
+/** The buyer's identity made the seller's. */
+const selfInvoice = (xml: string, tipo: string) => {
+  const seller = /<CedentePrestatore>\s*<DatiAnagrafici>\s*(<IdFiscaleIVA>[\s\S]*?<\/IdFiscaleIVA>)/.exec(xml)![1]!;
+  const buyerId = /<CessionarioCommittente>\s*<DatiAnagrafici>\s*(<IdFiscaleIVA>[\s\S]*?<\/IdFiscaleIVA>)/.exec(xml)![1]!;
+  const typed = mutate(xml, "<TipoDocumento>TD01</TipoDocumento>", `<TipoDocumento>${tipo}</TipoDocumento>`);
+  return typed.replace(`<CessionarioCommittente>`, "<CessionarioCommittente>").replace(buyerId, seller);
+};
+/** The buyer identified by a fiscal code only. */
+const withoutBuyerVat = (xml: string) => xml.replace(/(<CessionarioCommittente>\s*<DatiAnagrafici>\s*)<IdFiscaleIVA>[\s\S]*?<\/IdFiscaleIVA>/, "$1<CodiceFiscale>RSSMRA80A01H501U</CodiceFiscale>");
+
 const CASES: { rule: string; what: string; xml: () => string; record?: typeof SEMPLIFICATA }[] = [
   { rule: "00400", what: "a 0% line without Natura", xml: () => mutate(base, "<Natura>N3.6</Natura>\n      </DettaglioLinee>", "</DettaglioLinee>") },
   { rule: "00401", what: "a 22% line with Natura", xml: () => mutate(base, LINE_2, "<AliquotaIVA>22.00</AliquotaIVA><Natura>N3.6</Natura></DettaglioLinee>") },
@@ -45,6 +55,10 @@ const CASES: { rule: string; what: string; xml: () => string; record?: typeof SE
   { rule: "00423", what: "PrezzoTotale ignoring the line's 10% discount", xml: () => discounted("300.00") },
   { rule: "00443", what: "a summary row at 10% for lines at 22%", xml: () => mutate(base, ROW_22, ROW_22.replace("22.00", "10.00").replace("66.00", "30.00")) },
   { rule: "00444", what: "a summary row's Natura on no line", xml: () => mutate(base, "<Natura>N3.6</Natura>\n        <ImponibileImporto>", "<Natura>N3.5</Natura><ImponibileImporto>") },
+  { rule: "00471", what: "a TD01 whose buyer is its seller", xml: () => selfInvoice(base, "TD01") },
+  { rule: "00472", what: "a TD21 with another buyer", xml: () => mutate(base, "<TipoDocumento>TD01</TipoDocumento>", "<TipoDocumento>TD21</TipoDocumento>") },
+  { rule: "00473", what: "a TD17 from an Italian seller", xml: () => mutate(base, "<TipoDocumento>TD01</TipoDocumento>", "<TipoDocumento>TD17</TipoDocumento>") },
+  { rule: "00475", what: "a TD16 to a buyer without a VAT id", xml: () => withoutBuyerVat(mutate(base, "<TipoDocumento>TD01</TipoDocumento>", "<TipoDocumento>TD16</TipoDocumento>")) },
   { rule: "00460", what: "a semplificata over 400 EUR", xml: () => mutate(semplificata, "<Importo>131.67</Importo>", "<Importo>400.00</Importo>"), record: SEMPLIFICATA },
 ];
 
