@@ -17,7 +17,8 @@ import { cliOf, createKeys, startServer, type Server } from "../../bench/server"
 import { CORPUS_DIR, corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
-import { mutate, rng, type BodyKind } from "./mutate";
+import { mutate, type BodyKind } from "./mutate";
+import { rng } from "../support/rng.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 360);

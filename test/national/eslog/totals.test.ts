@@ -5,17 +5,9 @@ import { expect, test } from "bun:test";
 import type { InvoiceInput } from "../../../src/invoice/schema.ts";
 import { writeEslog } from "../../../src/syntax/eslog/write.ts";
 import { INVOICES, input } from "./invoices.ts";
+import { rng } from "../../support/rng.ts";
 
-/** mulberry32: a seeded generator, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = (seed: number) => rng(seed).next;
 
 const RATES = [
   { vatCategoryCode: "S", vatRate: 22 },

@@ -6,17 +6,9 @@ import { expect, test } from "bun:test";
 import type { InvoiceInput } from "../../../src/invoice/schema.ts";
 import { multiply, sameDecimal, sum, toFixed } from "../../../src/model/decimal.ts";
 import { scenario, write, xsdErrors } from "./support.ts";
+import { rng } from "../../support/rng.ts";
 
-/** mulberry32: a small seeded PRNG, so a failing case is reproducible from its seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = (seed: number) => rng(seed).next;
 
 const RATES = [4, 5, 10, 22, 0];
 
