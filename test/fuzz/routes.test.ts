@@ -32,7 +32,12 @@ const DEADLINE_SLACK_MS = 2_000;
  * holds its tree, libxml2's and a rule run's garbage at once (two such at once peaked at target + 180).
  */
 const MEMORY_MARGIN_MIB = 192;
-const ME_WITHIN_MS = 100;
+/**
+ * A liveness bound, not a speed target (those live in the bench): were caller bytes worked on the
+ * HTTP thread, a GET /v1/me sent meanwhile would wait the seconds a 1 MB document takes. On a
+ * shared two-core machine whose workers are busy, a quick answer may still take over 100 ms.
+ */
+const ME_WITHIN_MS = 1_000;
 
 const repo = join(import.meta.dir, "../..");
 const command = [process.execPath, join(repo, "src/main.ts")];
