@@ -12,6 +12,10 @@ import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import { writeNational } from "../syntax/national-writers.ts";
 import type { GenerateInput, GeneratedXml } from "./generate.ts";
 import { markTestMode } from "./test-mode.ts";
+import type { Invoice } from "../model/index.ts";
+import { compare } from "../model/decimal.ts";
+import type { NationalWritten } from "../syntax/national.ts";
+import { fieldErrors } from "../errors/domain-error.ts";
 
 type NationalRecord = ProfileRecord & { national: NationalWriterId; syntax: GeneratedSyntax };
 
@@ -29,10 +33,33 @@ export function nationalRecord(request: GenerateInput, profile: RequestProfile):
   return chosen as NationalRecord;
 }
 
+/** The request's totals and where they stand in it, beside the names the format's file gives them. */
+const TOTALS = [
+  { stated: "taxExclusive", model: "taxExclusiveTotal", path: "/invoice/totalNetAmount" },
+  { stated: "tax", model: "vatTotal", path: "/invoice/totalTaxAmount" },
+  { stated: "taxInclusive", model: "taxInclusiveTotal", path: "/invoice/totalGrossAmount" },
+] as const;
+
+/**
+ * The national writers compute their totals from the lines by their format's rounding rule
+ * (docs/national-formats.md); a request whose totals say otherwise is refused naming each, rather
+ * than answered with a file whose totals differ from the ones sent.
+ */
+function holdTotals(stated: NationalWritten["stated"], model: Invoice, format: string): void {
+  const errors = TOTALS.flatMap(({ stated: key, model: field, path }) => {
+    const written = stated[key];
+    const sent = model.totals[field];
+    if (written === undefined || sent === undefined || compare(written, sent) === 0) return [];
+    return [{ path, message: `the ${format} file states ${written}, computed from the lines by its rounding rule; the request says ${sent}`, keyword: "nationalTotal" }];
+  });
+  if (errors.length) throw fieldErrors(errors);
+}
+
 export function generateNational(request: GenerateInput, profile: RequestProfile, record: NationalRecord, options: { livemode: boolean }): GeneratedXml {
   const { invoice } = request;
   const model = toModel(invoice, { specificationIdentifier: record.profile });
   const written = writeNational(record.national, { invoice, model });
+  holdTotals(written.stated, model, record.profile);
   const xml = options.livemode ? written.xml : markTestMode(written.xml);
   return {
     bytes: new TextEncoder().encode(xml),

@@ -69,6 +69,15 @@ describe("profile and standard", () => {
     expect(generateXml({ standard: "eslog", invoice: invoiceOf("si") }, live)).toMatchObject({ syntax: "eslog", profile: "eracun", record: "eslog:slovenia-eslog-v2-0" });
   });
 
+  test("a national file states totals computed from the lines; a request whose totals differ is 400 naming each, never a file with other totals", () => {
+    for (const [standard, locale] of [["fatturapa", "it"], ["facturae", "es"], ["eslog", "si"]] as const) {
+      const invoice = invoiceOf(locale);
+      const e = refusal({ standard, invoice: { ...invoice, totalTaxAmount: invoice.totalTaxAmount + 0.01, totalGrossAmount: invoice.totalGrossAmount + 0.01 } });
+      expect([standard, e.status, e.code]).toEqual([standard, 400, "VALIDATION_ERROR"]);
+      expect((e.details!.fields as { path: string }[]).map((f) => f.path)).toEqual(["/invoice/totalTaxAmount", "/invoice/totalGrossAmount"]);
+    }
+  });
+
   test("a credit note for fatturapa or facturae is 422 DOCUMENT_TYPE_STANDARD_MISMATCH", () => {
     const credit = { ...invoiceOf("de"), documentType: "creditnote" as const, precedingInvoiceReference: { id: "1" } };
     for (const standard of ["fatturapa", "facturae"] as const) {

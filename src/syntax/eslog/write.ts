@@ -33,5 +33,5 @@ export function writeEslog({ invoice, model }: NationalInput): NationalWritten {
   ).children;
   const message = withAttributes(always("M_INVOIC", inSequence(parts, MESSAGE_SEQUENCE)), { Id: SIGNED_ID });
   const root = withAttributes(always("Invoice", message), { xmlns: NAMESPACE });
-  return { xml: serialize(root), lost: lostTerms(model) };
+  return { xml: serialize(root), lost: lostTerms(model), stated: { taxExclusive: t.taxExclusive, tax: t.taxTotal, taxInclusive: t.taxInclusive } };
 }

@@ -43,5 +43,5 @@ export function writeFacturae({ invoice, model }: NationalInput): NationalWritte
     paymentDetails(model, figures),
   );
   const root = withAttributes(always("fe:Facturae", fileHeader(invoice, figures), parties(invoice), always("Invoices", document)), { "xmlns:fe": FACTURAE_322_NS });
-  return { xml: serialize(root), lost: lostFields(invoice, model) };
+  return { xml: serialize(root), lost: lostFields(invoice, model), stated: { taxExclusive: figures.gross, tax: figures.taxOutputs, taxInclusive: figures.total } };
 }

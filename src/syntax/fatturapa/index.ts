@@ -15,8 +15,8 @@ const WRITERS = { ordinaria, semplificata };
 export function writeFatturaPA(input: NationalInput, variant: Variant): NationalWritten {
   const check = new FieldCheck();
   if (input.invoice.documentType === "creditnote") check.refuse({ path: "/invoice/documentType", message: "must be invoice: FatturaPA is generated for invoices only", keyword: "enum" });
-  const root = WRITERS[variant](input, check);
+  const { root, stated } = WRITERS[variant](input, check);
   check.done();
   const lostPayment = variant === "semplificata" && input.invoice.paymentMeans ? [{ bt: "BG-16", xpath: "/FatturaElettronicaBody" }] : [];
-  return { xml: serialize(root), lost: [...lostTerms(input.invoice), ...lostSubLines(input), ...lostPayment] };
+  return { xml: serialize(root), lost: [...lostTerms(input.invoice), ...lostSubLines(input), ...lostPayment], stated };
 }

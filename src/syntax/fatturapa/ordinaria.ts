@@ -1,6 +1,6 @@
 // FatturaPA ordinaria, FPR12 (schema 1.2.2): one header, one body, between private parties.
 
-import type { NationalInput } from "../national.ts";
+import type { NationalInput, NationalWritten } from "../national.ts";
 import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
 import { datiTrasmissione, tipoDocumento } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
@@ -18,7 +18,7 @@ function amountDue(rows: readonly SummaryRow[], documentTotal: string, esigibili
   return total([documentTotal, ...rows.map((r) => `-${r.imposta}`)]);
 }
 
-export function ordinaria(input: NationalInput, check: FieldCheck): XmlNode {
+export function ordinaria(input: NationalInput, check: FieldCheck): { root: XmlNode; stated: NationalWritten["stated"] } {
   const { invoice } = input;
   const italy = invoice.italy;
   const vat = sellerVatId(invoice.seller, check);
@@ -58,5 +58,6 @@ export function ordinaria(input: NationalInput, check: FieldCheck): XmlNode {
     always("DatiBeniServizi", lines.map(dettaglioLinee), rows.map((r) => datiRiepilogo(r, esigibilita))),
     datiPagamento(invoice, amountDue(rows, documentTotal, esigibilita), check),
   );
-  return withAttributes(always("p:FatturaElettronica", header, body), { "xmlns:p": NAMESPACE, versione: "FPR12" });
+  const stated = { taxExclusive: total(rows.map((r) => r.imponibile)), tax: total(rows.map((r) => r.imposta)), taxInclusive: documentTotal };
+  return { root: withAttributes(always("p:FatturaElettronica", header, body), { "xmlns:p": NAMESPACE, versione: "FPR12" }), stated };
 }

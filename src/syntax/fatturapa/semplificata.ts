@@ -3,7 +3,7 @@
 
 import { DomainError } from "../../errors/domain-error.ts";
 import { add, compare } from "../../model/decimal.ts";
-import type { NationalInput } from "../national.ts";
+import type { NationalInput, NationalWritten } from "../national.ts";
 import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
 import { datiTrasmissione, tipoDocumento } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
@@ -35,7 +35,8 @@ function datiBeniServizi(line: NationalLine, riferimento: string | undefined): {
   return { node, importo };
 }
 
-export function semplificata(input: NationalInput, check: FieldCheck): XmlNode {
+/** FSM10 states each line's amount with its VAT, so its one total is the amount with VAT. */
+export function semplificata(input: NationalInput, check: FieldCheck): { root: XmlNode; stated: NationalWritten["stated"] } {
   const { invoice } = input;
   const regime = regimeOf(invoice);
   const vat = sellerVatId(invoice.seller, check);
@@ -75,5 +76,5 @@ export function semplificata(input: NationalInput, check: FieldCheck): XmlNode {
       ceiling: CEILING.total,
     });
   }
-  return withAttributes(always("p:FatturaElettronicaSemplificata", header, body), { "xmlns:p": NAMESPACE, versione: "FSM10" });
+  return { root: withAttributes(always("p:FatturaElettronicaSemplificata", header, body), { "xmlns:p": NAMESPACE, versione: "FSM10" }), stated: { taxInclusive: documentTotal } };
 }
