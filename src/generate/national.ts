@@ -4,11 +4,10 @@
 // or overlays apply, and `taxCurrencyCode` is ignored for these formats (spec), so its rules too.
 
 import { toModel } from "../invoice/to-model.ts";
-import { FATTURAPA_SEMPLIFICATA } from "../profiles/catalogue.ts";
+import { FATTURAPA_SEMPLIFICATA, STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import type { GeneratedSyntax, RequestProfile } from "../profiles/ids.ts";
 import { recordById } from "../profiles/lookup.ts";
 import type { NationalWriterId, ProfileRecord } from "../profiles/record.ts";
-import { STANDARD_ENTRIES } from "../profiles/catalogue.ts";
 import { writeNational } from "../syntax/national-writers.ts";
 import type { GenerateInput, GeneratedXml } from "./generate.ts";
 import { markTestMode } from "./test-mode.ts";

@@ -49,3 +49,13 @@ export function datiTrasmissione(invoice: InvoiceInput, sellerVat: string, varia
     leaf("CodiceDestinatario", route),
   );
 }
+
+/** The head both roots open DatiGeneraliDocumento with: document type, currency, date, number. */
+export function documentHead(invoice: InvoiceInput, variant: Variant, check: FieldCheck): (XmlNode | undefined)[] {
+  return [
+    leaf("TipoDocumento", tipoDocumento(invoice, variant, check)),
+    leaf("Divisa", invoice.currencyCode),
+    leaf("Data", invoice.issueDate),
+    leaf("Numero", check.text(invoice.number, "/invoice/number", "Numero")),
+  ];
+}

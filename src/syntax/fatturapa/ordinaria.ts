@@ -2,7 +2,7 @@
 
 import type { NationalInput, NationalWritten } from "../national.ts";
 import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
-import { datiTrasmissione, tipoDocumento } from "./header.ts";
+import { datiTrasmissione, documentHead } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
 import { dettaglioLinee, nationalLines } from "./lines.ts";
 import { buyerIdentity, denominazione, idFiscale, regimeOf, sede, sellerVatId } from "./parties.ts";
@@ -47,10 +47,7 @@ export function ordinaria(input: NationalInput, check: FieldCheck): { root: XmlN
       "DatiGenerali",
       always(
         "DatiGeneraliDocumento",
-        leaf("TipoDocumento", tipoDocumento(invoice, "ordinaria", check)),
-        leaf("Divisa", invoice.currencyCode),
-        leaf("Data", invoice.issueDate),
-        leaf("Numero", check.text(invoice.number, "/invoice/number", "Numero")),
+        documentHead(invoice, "ordinaria", check),
         leaf("ImportoTotaleDocumento", documentTotal),
         (italy?.causale ?? []).map((c, i) => leaf("Causale", check.text(c, `/invoice/italy/causale/${i}`, "Causale"))),
       ),

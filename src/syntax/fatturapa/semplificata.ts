@@ -5,7 +5,7 @@ import { DomainError } from "../../errors/domain-error.ts";
 import { add, compare } from "../../model/decimal.ts";
 import type { NationalInput, NationalWritten } from "../national.ts";
 import { always, leaf, withAttributes, type XmlNode } from "../xml-writer.ts";
-import { datiTrasmissione, tipoDocumento } from "./header.ts";
+import { datiTrasmissione, documentHead } from "./header.ts";
 import type { FieldCheck } from "./limits.ts";
 import { nationalLines, type NationalLine } from "./lines.ts";
 import { buyerIdentity, denominazione, idFiscale, regimeOf, sede, sellerVatId } from "./parties.ts";
@@ -60,10 +60,7 @@ export function semplificata(input: NationalInput, check: FieldCheck): { root: X
       "DatiGenerali",
       always(
         "DatiGeneraliDocumento",
-        leaf("TipoDocumento", tipoDocumento(invoice, "semplificata", check)),
-        leaf("Divisa", invoice.currencyCode),
-        leaf("Data", invoice.issueDate),
-        leaf("Numero", check.text(invoice.number, "/invoice/number", "Numero")),
+        documentHead(invoice, "semplificata", check),
       ),
     ),
     items.map((i) => i.node),
