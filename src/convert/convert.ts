@@ -74,7 +74,7 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
   const carried = target.id === source.record?.id ? kept(source) : throughModel(source, target, query);
   if (source.pdf && !rewrap) carried.lost.unshift(acceptable("pdf-envelope", "/", null));
   const xml = new TextEncoder().encode(order.livemode ? carried.xml : markTestMode(carried.xml));
-  const file = rewrap ? await rewrapped(order, xml, carried.model, target) : xml;
+  const file = rewrap ? await rewrapped(order, xml, carried.model(), target) : xml;
   const outcome = await steps.judge({ bytes: file, record: target.id, ruleset: order.judge.ruleset });
   if (!outcome.ok) throw new Error(`the converted document could not be judged: ${outcome.message}`);
   const result = { ...outcome.result, verified: true };
@@ -99,13 +99,14 @@ export async function convertDocument(order: ConvertOrder, steps: ConvertSteps):
 /** The target's XML, the model it says, what it did not carry (acceptable only, or it refused) and the tools that made it. */
 interface Carried {
   xml: string;
-  model: Invoice;
+  /** Only a re-wrapped PDF asks for it (its metadata); kept XML is not read for nothing. */
+  model: () => Invoice;
   lost: LostElement[];
   tools: string[];
 }
 
 function kept(source: Source): Carried {
-  return { xml: new TextDecoder().decode(source.xml), model: bindingOf(source.syntax).read(source.xml), lost: [], tools: [] };
+  return { xml: new TextDecoder().decode(source.xml), model: () => bindingOf(source.syntax).read(source.xml), lost: [], tools: [] };
 }
 
 /**
@@ -132,7 +133,7 @@ function throughModel(source: Source, target: ProfileRecord, query: ConvertQuery
     modelDifferences(expected, reread).map((d) => unmappable(`model:${d.path}`, d.before === undefined ? null : JSON.stringify(d.before), `the ${target.id} writer did not carry it (it reads back as ${JSON.stringify(d.after ?? null)})`)),
     query.targetFormat,
   );
-  return { xml: written.xml, model: reread, lost, tools: [`${source.syntax}-reader`, `${target.syntax}-writer`] };
+  return { xml: written.xml, model: () => reread, lost, tools: [`${source.syntax}-reader`, `${target.syntax}-writer`] };
 }
 
 /**
