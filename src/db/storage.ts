@@ -1,0 +1,189 @@
+// What the domain asks of a database. Two adapters implement it: SQLite (bun:sqlite, the embedded
+// default, one process) and PostgreSQL (several instances of the executable on one database). The
+// domain rules (which window a request counts in, a plan's caps, a key's format) stay in
+// src/accounts and the other domain folders; a repository only keeps rows and makes each change
+// that must be exact one conditional statement or one transaction. test/db/storage.test.ts runs
+// every behaviour below against both adapters.
+
+export type Dialect = "sqlite" | "postgres";
+export type KeyMode = "live" | "test";
+
+export interface OrgRow {
+  id: string;
+  name: string;
+  plan: string;
+  billingDay: number;
+  rulesetChannel: string;
+  createdAt: string;
+}
+
+export interface KeyRow {
+  id: string;
+  orgId: string;
+  keyHash: string;
+  label: string | null;
+  livemode: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** One counted quota window: the organization, key mode and the window's start name it. */
+export interface WindowKey {
+  orgId: string;
+  mode: KeyMode;
+  windowStart: string;
+}
+
+/** A window as it is opened when missing: the cap is frozen from the plan in force at that moment. */
+export interface WindowOpening extends WindowKey {
+  windowEnd: string;
+  quotaLimit: number;
+}
+
+export interface WindowCount {
+  quotaLimit: number;
+  used: number;
+}
+
+export interface OrgRepository {
+  /** False when the name is taken (names are unique). */
+  insert(row: OrgRow): Promise<boolean>;
+  byId(id: string): Promise<OrgRow | undefined>;
+  byName(name: string): Promise<OrgRow | undefined>;
+  list(): Promise<OrgRow[]>;
+  /**
+   * One transaction: the running live window is opened under the old plan's cap (so a downgrade
+   * cannot shrink it), raised to `nextQuota` when that is more, and the plan changed.
+   */
+  changePlan(orgId: string, plan: string, running: WindowOpening, nextQuota: number): Promise<void>;
+  setRulesetChannel(orgId: string, channel: string): Promise<void>;
+}
+
+export interface KeyRepository {
+  insert(row: KeyRow): Promise<void>;
+  byHash(hash: string): Promise<KeyRow | undefined>;
+  listFor(orgId: string): Promise<KeyRow[]>;
+  /** Revokes a key not revoked yet; says what it found otherwise. */
+  revoke(keyId: string, at: string): Promise<"revoked" | "already" | "missing">;
+}
+
+export interface QuotaRepository {
+  /**
+   * Opens the window if missing, then takes one unit when one is left: a conditional update, so
+   * concurrent requests from any number of processes can neither overspend nor lose a unit.
+   */
+  spend(window: WindowOpening): Promise<{ ok: boolean; count: WindowCount }>;
+  /**
+   * Gives a unit back to the window it was taken from. `hourlyCap` (computed failures) counts the
+   * refund in the organization's clock hour `hourStart` first and refuses it past the cap; both in
+   * one transaction. Returns whether the unit was returned.
+   */
+  refund(spent: WindowKey, hourlyCap: { hourStart: string; cap: number } | null): Promise<boolean>;
+  read(window: WindowKey): Promise<WindowCount | undefined>;
+}
+
+/** A rolling window's answer: the whole allowance may be spent at once; each slot frees one window after it was taken. */
+export interface WindowVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window (0 when nothing is counted). */
+  resetSeconds: number;
+}
+
+/** Rolling per-minute counters: an organization's burst, a client address's keyless allowance, the throttle's own counts. */
+export interface RollingCounters {
+  take(counter: string, limit: number, nowMs: number): Promise<WindowVerdict>;
+}
+
+export interface Throttle {
+  startedAt: number;
+  until: number;
+}
+
+/** The abuse throttles in force; the policy that enters and extends them is src/accounts/abuse-throttle.ts. */
+export interface ThrottleRecords {
+  /** The counter's throttle while it lasts. */
+  active(counter: string, nowMs: number): Promise<Throttle | undefined>;
+  /** Starts a throttle unless one is in force (then that one stands). */
+  start(counter: string, nowMs: number, until: number): Promise<void>;
+  /** Pushes the end out to `until`, never past `startedAt + maxMs`, never back; returns the throttle as it stands. */
+  extend(counter: string, until: number, maxMs: number): Promise<Throttle | undefined>;
+}
+
+export interface TemplateRow {
+  ref: string;
+  orgId: string;
+  name: string;
+  definition: string;
+  createdAt: string;
+}
+
+export interface TemplateRepository {
+  /** False when the ref is taken. */
+  insert(row: TemplateRow): Promise<boolean>;
+  listFor(orgId: string): Promise<TemplateRow[]>;
+  /** Another organization's ref is not found, exactly like a ref that never existed. */
+  find(orgId: string, ref: string): Promise<TemplateRow | undefined>;
+  delete(orgId: string, ref: string): Promise<boolean>;
+}
+
+export interface DriftRow {
+  key: string;
+  version: string;
+  path: string;
+  checkedAt: string;
+  source: string;
+  expectedSha256: string;
+  actualSha256: string | null;
+  outcome: "match" | "mismatch" | "error";
+  detail: string | null;
+}
+
+export interface DriftRepository {
+  insert(row: DriftRow): Promise<void>;
+  /** Every check, newest first. */
+  newestFirst(): Promise<DriftRow[]>;
+  history(path: string): Promise<DriftRow[]>;
+}
+
+/** What `einvoice db check` reports. */
+export interface StorageCheck {
+  dialect: Dialect;
+  /** Where, without a password. */
+  location: string;
+  migrations: { applied: string[]; pending: string[] };
+}
+
+export interface Storage {
+  readonly dialect: Dialect;
+  readonly orgs: OrgRepository;
+  readonly keys: KeyRepository;
+  readonly quota: QuotaRepository;
+  readonly counters: RollingCounters;
+  readonly throttles: ThrottleRecords;
+  readonly templates: TemplateRepository;
+  readonly drift: DriftRepository;
+  /**
+   * Runs `work` while holding the named lock that every instance on this database shares. With
+   * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds
+   * the lock held skips the work and gets false (the nightly drift check runs once, wherever).
+   */
+  exclusively<T>(name: string, wait: boolean, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  check(): Promise<StorageCheck>;
+  close(): Promise<void>;
+}
+
+/**
+ * The database could not answer (connection lost, statement timeout). The API answers 503
+ * ENGINE_UNAVAILABLE (src/api/respond.ts); a spend that failed took nothing, so the unit is unspent.
+ */
+export class StorageUnavailable extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterSeconds = 2,
+  ) {
+    super(`the database is unavailable (${reason})`);
+    this.name = "StorageUnavailable";
+  }
+}
