@@ -7,6 +7,7 @@
  */
 
 import { existsSync, statSync } from "node:fs";
+import { DEFAULT_POSTGRES_OPTIONS, isPostgresUrl, type PostgresOptions } from "./db/open";
 
 type Env = Record<string, string | undefined>;
 
@@ -14,7 +15,7 @@ type Env = Record<string, string | undefined>;
 export class UsageError extends Error {}
 
 const DEFAULT_PORT = 8080;
-const DEFAULT_DATABASE_PATH = "./data/einvoice.sqlite";
+export const DEFAULT_DATABASE_PATH = "./data/einvoice.sqlite";
 
 /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
 export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;
@@ -27,8 +28,25 @@ export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;
  */
 const MAX_WAIT_MS = 240_000;
 
-export function databasePath(flag?: string, env: Env = process.env): string {
-  return flag ?? given(env, "DATABASE_PATH") ?? DEFAULT_DATABASE_PATH;
+/** Where the data lives: a SQLite file (the default) or a PostgreSQL URL, and how PostgreSQL is used. */
+export interface DatabaseSettings {
+  location: string;
+  postgres: PostgresOptions;
+}
+
+/** `--db`, else DATABASE_URL (PostgreSQL), else DATABASE_PATH (SQLite), else ./data/einvoice.sqlite. */
+export function databaseSettings(flag?: string, env: Env = process.env): DatabaseSettings {
+  const url = given(env, "DATABASE_URL");
+  if (url !== undefined && !isPostgresUrl(url)) throw new UsageError("DATABASE_URL must be a postgres:// or postgresql:// URL; a SQLite file goes in DATABASE_PATH");
+  const pool = given(env, "DATABASE_POOL_SIZE");
+  const timeout = given(env, "DATABASE_STATEMENT_TIMEOUT_MS");
+  return {
+    location: flag ?? url ?? given(env, "DATABASE_PATH") ?? DEFAULT_DATABASE_PATH,
+    postgres: {
+      poolSize: pool === undefined ? DEFAULT_POSTGRES_OPTIONS.poolSize : wholeNumber("DATABASE_POOL_SIZE", pool, 1, 200, "connections"),
+      statementTimeoutMs: timeout === undefined ? DEFAULT_POSTGRES_OPTIONS.statementTimeoutMs : wholeNumber("DATABASE_STATEMENT_TIMEOUT_MS", timeout, 100, MAX_WAIT_MS, "milliseconds"),
+    },
+  };
 }
 
 /** One engine worker per core: the work is CPU-bound and the HTTP thread mostly waits. */
@@ -51,7 +69,7 @@ export type RuleEngineChoice = "native" | "saxonjs";
 /** Everything `serve` runs with. */
 interface ServerSettings {
   port: number;
-  databasePath: string;
+  database: DatabaseSettings;
   requestDeadlineMs: number;
   /** False removes `GET /metrics` (METRICS=off). */
   metrics: boolean;
@@ -69,7 +87,7 @@ export function serverSettings(flags: { port?: string; db?: string } = {}, env: 
   const mirror = given(env, "DRIFT_CHECK_MIRROR");
   return {
     port: port === undefined ? DEFAULT_PORT : portNumber(flags.port === undefined ? "PORT" : "--port", port),
-    databasePath: databasePath(flags.db, env),
+    database: databaseSettings(flags.db, env),
     requestDeadlineMs: deadline === undefined ? DEFAULT_REQUEST_DEADLINE_MS : milliseconds("REQUEST_DEADLINE_MS", deadline),
     metrics: oneOf("METRICS", given(env, "METRICS"), ["on", "off"]) !== "off",
     http: {

@@ -4,10 +4,15 @@ import { orgsCommand, keysCommand } from "./cli/accounts";
 import { defaultWorkerCount, UsageError } from "./config";
 import { applyMemoryTarget } from "./cli/memory-target";
 import { AccountError } from "./accounts/errors";
+import { StorageUnavailable } from "./db/storage";
 
 const HELP = `einvoice: EN 16931 e-invoicing API
 
-  serve [--port N] [--db PATH]          start the HTTP API (env PORT, DATABASE_PATH, MEMORY_TARGET_MIB)
+  serve [--port N] [--db PATH|URL]      start the HTTP API (env PORT, DATABASE_PATH or DATABASE_URL,
+                                        MEMORY_TARGET_MIB)
+  db migrate                            apply pending migrations (under a lock on PostgreSQL)
+  db check                              connection and migration state; exit 1 when unreachable
+                                        or migrations are pending
   orgs create --name NAME [--plan free|starter|growth|business|scale] [--billing-day 1-28]
   orgs set-plan ORG --plan PLAN
   orgs set-channel ORG latest|previous  default ruleset channel of the organization
@@ -29,7 +34,8 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   templates list --org ORG
   templates delete --org ORG REF        stored PDF templates (docs/pdf.md)
 
-ORG is an organization id or its unique name. The account commands take --db PATH.`;
+ORG is an organization id or its unique name. The account, template, ruleset and db commands take
+--db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -71,10 +77,10 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case "orgs":
-      orgsCommand(sub, rest, flags);
+      await orgsCommand(sub, rest, flags);
       return 0;
     case "keys":
-      keysCommand(sub, rest, flags);
+      await keysCommand(sub, rest, flags);
       return 0;
     case "validate": {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.
@@ -87,8 +93,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case "templates": {
       const { templatesCommand } = await import("./cli/templates");
-      templatesCommand(sub, rest, flags);
+      await templatesCommand(sub, rest, flags);
       return 0;
+    }
+    case "db": {
+      const { dbCommand } = await import("./cli/db");
+      return dbCommand(sub, flags);
     }
     case "rulesets": {
       const { rulesetsCommand } = await import("./cli/rulesets");
@@ -108,7 +118,7 @@ main(process.argv.slice(2)).then(
       console.error(`einvoice: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof AccountError) {
+    if (error instanceof AccountError || error instanceof StorageUnavailable) {
       console.error(`einvoice: ${error.message}`);
       process.exit(1);
     }

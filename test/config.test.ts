@@ -45,7 +45,7 @@ describe("serverSettings", () => {
   test("defaults", () => {
     expect(settings({})).toEqual({
       port: 8080,
-      databasePath: "./data/einvoice.sqlite",
+      database: { location: "./data/einvoice.sqlite", postgres: { poolSize: 10, statementTimeoutMs: 5000 } },
       requestDeadlineMs: 30_000,
       metrics: true,
       http: { bodyTimeoutMs: 20_000, metricsToken: null, metricsPort: null },
@@ -71,8 +71,14 @@ describe("serverSettings", () => {
 
   test("flags win over the environment, and a refused flag is named as the flag", () => {
     const chosen = settings({ PORT: "9000", DATABASE_PATH: "/env.sqlite" }, { port: "9001", db: "/flag.sqlite" });
-    expect([chosen.port, chosen.databasePath]).toEqual([9001, "/flag.sqlite"]);
-    expect(settings({ DATABASE_PATH: "/env.sqlite" }).databasePath).toBe("/env.sqlite");
+    expect([chosen.port, chosen.database.location]).toEqual([9001, "/flag.sqlite"]);
+    expect(settings({ DATABASE_PATH: "/env.sqlite" }).database.location).toBe("/env.sqlite");
+    // A PostgreSQL URL wins over a SQLite path; a flag wins over both.
+    expect(settings({ DATABASE_PATH: "/env.sqlite", DATABASE_URL: "postgres://u:p@db/einvoice" }).database.location).toBe("postgres://u:p@db/einvoice");
+    expect(settings({ DATABASE_URL: "postgres://u:p@db/einvoice" }, { db: "/flag.sqlite" }).database.location).toBe("/flag.sqlite");
+    expect(() => settings({ DATABASE_URL: "/a/file.sqlite" })).toThrow("DATABASE_URL must be a postgres:// or postgresql:// URL");
+    expect(settings({ DATABASE_POOL_SIZE: "4", DATABASE_STATEMENT_TIMEOUT_MS: "2500" }).database.postgres).toEqual({ poolSize: 4, statementTimeoutMs: 2500 });
+    expect(() => settings({ DATABASE_POOL_SIZE: "0" })).toThrow("DATABASE_POOL_SIZE must be a whole number of connections from 1 to 200, not '0'");
     expect(() => settings({ PORT: "9000" }, { port: "x" })).toThrow("--port must be a whole number from 0 to 65535, not 'x'");
   });
 

@@ -1,4 +1,4 @@
-import { RollingWindow } from "./rolling-window";
+import type { RollingCounters, ThrottleRecords } from "../db/storage";
 
 /**
  * Sustained pressure past the burst allowance puts the counter that took it (one organization's
@@ -14,41 +14,34 @@ export const THROTTLE = {
   maxMs: 15 * 60_000,
 } as const;
 
-interface Throttle {
-  startedAt: number;
-  until: number;
-}
-
+/**
+ * The throttle policy over the storage's counters and throttle records, so that with several
+ * instances on one database a throttle entered by one holds on all of them.
+ */
 export class AbuseThrottle {
-  private readonly rejections = new RollingWindow();
-  /**
-   * Requests made while throttled, counted like the burst: only one the burst would have refused
-   * extends the throttle, so a client polling within its allowance is free when the window ends.
-   */
-  private readonly attempts = new RollingWindow();
-  private readonly active = new Map<string, Throttle>();
+  constructor(
+    private readonly counters: RollingCounters,
+    private readonly records: ThrottleRecords,
+  ) {}
 
   /** Returns the seconds left in the counter's throttle (after any extension this request earns), or 0 when free. */
-  check(counter: string, burstLimit: number, nowMs: number): number {
-    const throttle = this.active.get(counter);
-    if (throttle === undefined) return 0;
-    if (throttle.until <= nowMs) {
-      this.active.delete(counter);
-      return 0;
+  async check(counter: string, burstLimit: number, nowMs: number): Promise<number> {
+    const throttle = await this.records.active(counter, nowMs);
+    if (!throttle) return 0;
+    let until = throttle.until;
+    // Requests made while throttled are counted like the burst: only one the burst would have
+    // refused extends the throttle, so a client polling within its allowance is free when it ends.
+    if (!(await this.counters.take(`attempts:${counter}`, burstLimit, nowMs)).allowed) {
+      until = (await this.records.extend(counter, nowMs + THROTTLE.windowMs, THROTTLE.maxMs))?.until ?? until;
     }
-    if (!this.attempts.take(counter, burstLimit, nowMs).allowed) {
-      const extended = Math.max(throttle.until, nowMs + THROTTLE.windowMs);
-      throttle.until = Math.min(extended, throttle.startedAt + THROTTLE.maxMs);
-    }
-    return Math.ceil((throttle.until - nowMs) / 1000);
+    return Math.max(1, Math.ceil((until - nowMs) / 1000));
   }
 
   /** Counts a burst rejection; returns true when it tipped the counter into a throttle. */
-  recordRejection(counter: string, burstLimit: number, nowMs: number): boolean {
+  async recordRejection(counter: string, burstLimit: number, nowMs: number): Promise<boolean> {
     const threshold = Math.max(1, burstLimit * THROTTLE.rejectionsPerAllowance);
-    this.rejections.take(counter, Number.MAX_SAFE_INTEGER, nowMs);
-    if (this.rejections.count(counter, nowMs) < threshold) return false;
-    this.active.set(counter, { startedAt: nowMs, until: nowMs + THROTTLE.windowMs });
+    if ((await this.counters.take(`rejections:${counter}`, threshold, nowMs)).remaining > 0) return false;
+    await this.records.start(counter, nowMs, nowMs + THROTTLE.windowMs);
     return true;
   }
 }

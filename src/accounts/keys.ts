@@ -1,13 +1,10 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { apiKeys } from "../db/schema";
-import { preparedOn } from "../db/prepared";
+import type { KeyRow, Storage } from "../db/storage";
 import type { Clock } from "../clock";
 import { AccountError } from "./errors";
 import { getOrg, type Organization } from "./orgs";
 import type { Result } from "../errors/result";
 
-export type ApiKey = typeof apiKeys.$inferSelect;
+export type ApiKey = KeyRow;
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const SECRET_LENGTH = 40;
@@ -52,14 +49,12 @@ interface CreatedKey {
   livemode: boolean;
 }
 
-export function createKey(db: Db, clock: Clock, org: Organization, mode: string, label?: string): CreatedKey {
+export async function createKey(storage: Storage, clock: Clock, org: Organization, mode: string, label?: string): Promise<CreatedKey> {
   if (mode !== "live" && mode !== "test") throw new AccountError(`--mode must be live or test, not '${mode}'`);
   if (label !== undefined && label.length > 200) throw new AccountError("a key label has at most 200 characters");
   const key = `svc_${mode}_${randomSecret()}`;
   const keyId = crypto.randomUUID();
-  db.insert(apiKeys)
-    .values({ id: keyId, orgId: org.id, keyHash: hashKey(key), label: label ?? null, livemode: mode === "live", createdAt: clock().toISOString() })
-    .run();
+  await storage.keys.insert({ id: keyId, orgId: org.id, keyHash: hashKey(key), label: label ?? null, livemode: mode === "live", createdAt: clock().toISOString(), revokedAt: null });
   return { keyId, key, orgId: org.id, livemode: mode === "live" };
 }
 
@@ -71,39 +66,25 @@ interface KeyListing {
   revokedAt: string | null;
 }
 
-export function listKeys(db: Db, org: Organization): KeyListing[] {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.orgId, org.id))
-    .orderBy(apiKeys.createdAt)
-    .all()
-    .map((k) => ({ keyId: k.id, label: k.label, livemode: k.livemode, createdAt: k.createdAt, revokedAt: k.revokedAt }));
+export async function listKeys(storage: Storage, org: Organization): Promise<KeyListing[]> {
+  return (await storage.keys.listFor(org.id)).map((k) => ({ keyId: k.id, label: k.label, livemode: k.livemode, createdAt: k.createdAt, revokedAt: k.revokedAt }));
 }
 
-export function revokeKey(db: Db, clock: Clock, keyId: string): void {
-  const revoked = db
-    .update(apiKeys)
-    .set({ revokedAt: clock().toISOString() })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .returning()
-    .get();
-  if (revoked) return;
-  const existing = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-  throw new AccountError(existing ? `key ${keyId} is revoked already` : `no key with id '${keyId}'`);
+export async function revokeKey(storage: Storage, clock: Clock, keyId: string): Promise<void> {
+  const outcome = await storage.keys.revoke(keyId, clock().toISOString());
+  if (outcome === "already") throw new AccountError(`key ${keyId} is revoked already`);
+  if (outcome === "missing") throw new AccountError(`no key with id '${keyId}'`);
 }
 
 type Authentication = Result<{ key: ApiKey; org: Organization; livemode: boolean }, { reason: "malformed" | "unknown" }>;
 
-const keyByHash = preparedOn((db) => db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare());
-
 /** Looks the key up by hash on every request, so a revocation takes effect on the next one. */
-export function authenticate(db: Db, key: string): Authentication {
+export async function authenticate(storage: Storage, key: string): Promise<Authentication> {
   const format = keyFormat(key);
   if (!format) return { ok: false, reason: "malformed" };
-  const row = keyByHash(db).get({ hash: hashKey(key) });
+  const row = await storage.keys.byHash(hashKey(key));
   if (!row || row.revokedAt !== null) return { ok: false, reason: "unknown" };
-  const org = getOrg(db, row.orgId);
+  const org = await getOrg(storage, row.orgId);
   if (!org) return { ok: false, reason: "unknown" };
   return { ok: true, key: row, org, livemode: format.livemode };
 }

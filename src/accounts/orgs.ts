@@ -1,13 +1,10 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { organizations } from "../db/schema";
-import { preparedOn } from "../db/prepared";
-import { isPlanKey, PLAN_KEYS, type PlanKey } from "./plans";
+import type { OrgRow, Storage } from "../db/storage";
+import { isPlanKey, PLAN_KEYS, PLANS, type PlanKey } from "./plans";
 import type { Clock } from "../clock";
 import { AccountError } from "./errors";
-import { pinWindowBeforePlanChange } from "./quota";
+import { windowOpening } from "./quota";
 
-export type Organization = typeof organizations.$inferSelect & { plan: PlanKey };
+export type Organization = OrgRow & { plan: PlanKey };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,7 +19,7 @@ function checkPlan(plan: string): PlanKey {
   return plan;
 }
 
-export function createOrg(db: Db, clock: Clock, input: CreateOrgInput): Organization {
+export async function createOrg(storage: Storage, clock: Clock, input: CreateOrgInput): Promise<Organization> {
   const name = input.name.trim();
   if (!name) throw new AccountError("an organization needs a non-empty --name");
   if (name.length > 200) throw new AccountError("an organization name has at most 200 characters");
@@ -30,9 +27,6 @@ export function createOrg(db: Db, clock: Clock, input: CreateOrgInput): Organiza
   const billingDay = input.billingDay ?? 1;
   if (!Number.isInteger(billingDay) || billingDay < 1 || billingDay > 28) {
     throw new AccountError("--billing-day must be a whole number from 1 to 28 (the day exists in every month)");
-  }
-  if (db.select().from(organizations).where(eq(organizations.name, name)).get()) {
-    throw new AccountError(`an organization named '${name}' exists already`);
   }
   const row = {
     id: crypto.randomUUID(),
@@ -42,41 +36,36 @@ export function createOrg(db: Db, clock: Clock, input: CreateOrgInput): Organiza
     rulesetChannel: "latest",
     createdAt: clock().toISOString(),
   };
-  db.insert(organizations).values(row).run();
+  // The unique name decides, so two creations racing on one name cannot both succeed.
+  if (!(await storage.orgs.insert(row))) throw new AccountError(`an organization named '${name}' exists already`);
   return row;
 }
 
-const orgById = preparedOn((db) => db.select().from(organizations).where(eq(organizations.id, sql.placeholder("id"))).prepare());
-
-export function getOrg(db: Db, id: string): Organization | undefined {
-  return orgById(db).get({ id }) as Organization | undefined;
+export async function getOrg(storage: Storage, id: string): Promise<Organization | undefined> {
+  return (await storage.orgs.byId(id)) as Organization | undefined;
 }
 
 /** ORG on the command line is an id or a unique name. */
-export function findOrg(db: Db, idOrName: string): Organization {
-  const byId = UUID.test(idOrName) ? getOrg(db, idOrName.toLowerCase()) : undefined;
-  const org = byId ?? (db.select().from(organizations).where(eq(organizations.name, idOrName)).get() as Organization | undefined);
+export async function findOrg(storage: Storage, idOrName: string): Promise<Organization> {
+  const byId = UUID.test(idOrName) ? await getOrg(storage, idOrName.toLowerCase()) : undefined;
+  const org = byId ?? ((await storage.orgs.byName(idOrName)) as Organization | undefined);
   if (!org) throw new AccountError(`no organization with id or name '${idOrName}'`);
   return org;
 }
 
-export function listOrgs(db: Db): Organization[] {
-  return db.select().from(organizations).orderBy(organizations.createdAt).all() as Organization[];
+export async function listOrgs(storage: Storage): Promise<Organization[]> {
+  return (await storage.orgs.list()) as Organization[];
 }
 
 /** Upgrades raise the running window's cap at once; downgrades wait for the next window. */
-export function setPlan(db: Db, clock: Clock, org: Organization, plan: string): Organization {
+export async function setPlan(storage: Storage, clock: Clock, org: Organization, plan: string): Promise<Organization> {
   const next = checkPlan(plan);
-  // Every statement runs on db's connection, which the transaction holds.
-  db.transaction(() => {
-    pinWindowBeforePlanChange(db, clock(), org, next);
-    db.update(organizations).set({ plan: next }).where(eq(organizations.id, org.id)).run();
-  });
+  await storage.orgs.changePlan(org.id, next, windowOpening(clock(), org, true), PLANS[next].monthlyQuota);
   return { ...org, plan: next };
 }
 
-export function setRulesetChannel(db: Db, org: Organization, channel: string): Organization {
+export async function setRulesetChannel(storage: Storage, org: Organization, channel: string): Promise<Organization> {
   if (channel !== "latest" && channel !== "previous") throw new AccountError(`the ruleset channel must be latest or previous, not '${channel}'`);
-  db.update(organizations).set({ rulesetChannel: channel }).where(eq(organizations.id, org.id)).run();
+  await storage.orgs.setRulesetChannel(org.id, channel);
   return { ...org, rulesetChannel: channel };
 }

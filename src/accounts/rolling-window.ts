@@ -1,15 +1,9 @@
+import type { WindowVerdict } from "../db/storage";
+
 /**
  * A rolling one-minute allowance per counter: the whole allowance may be spent at once, and each
  * admitted request frees its slot exactly one window after it was admitted.
  */
-export interface WindowVerdict {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the oldest counted request leaves the window (0 when nothing is counted). */
-  resetSeconds: number;
-}
-
 export class RollingWindow {
   private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;
@@ -28,11 +22,6 @@ export class RollingWindow {
       remaining: Math.max(0, limit - live.length),
       resetSeconds: live.length ? Math.max(1, Math.ceil((live[0] + this.windowMs - nowMs) / 1000)) : 0,
     };
-  }
-
-  /** How many requests the counter holds in the window now. */
-  count(counter: string, nowMs: number): number {
-    return this.prune(counter, nowMs).length;
   }
 
   private prune(counter: string, nowMs: number): number[] {

@@ -1,7 +1,7 @@
 import { authenticate } from "../accounts/keys";
 import { ApiError } from "./errors";
 import type { Caller } from "./route";
-import type { Db } from "../db/connection";
+import type { Storage } from "../db/storage";
 
 /** The mode a request claims by its key's prefix, before the key is checked; no key reads as live. */
 export function claimedLivemode(request: Request): boolean {
@@ -23,12 +23,12 @@ export function presentedKey(request: Request): string | null {
   return bearer ?? headerKey;
 }
 
-export function authenticateRequest(db: Db, request: Request): Caller {
+export async function authenticateRequest(storage: Storage, request: Request): Promise<Caller> {
   const key = presentedKey(request);
   if (!key) {
     throw new ApiError(401, "AUTHENTICATION_REQUIRED", "this route needs an API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'");
   }
-  const result = authenticate(db, key);
+  const result = await authenticate(storage, key);
   if (!result.ok && result.reason === "malformed") {
     throw new ApiError(401, "AUTHENTICATION_REQUIRED", "the API key is not in a valid format (expected svc_live_… or svc_test_… followed by at least 32 letters and digits)");
   }

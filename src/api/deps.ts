@@ -1,6 +1,5 @@
-import type { Store } from "../db/connection";
+import type { Storage } from "../db/storage";
 import type { Clock } from "../clock";
-import { RollingWindow } from "../accounts/rolling-window";
 import { AbuseThrottle } from "../accounts/abuse-throttle";
 import { Admission } from "../engine/admission";
 import { Metrics } from "./metrics";
@@ -29,11 +28,10 @@ const DEFAULT_API_CONFIG: ApiConfig = {
 
 /** Everything a request needs beyond itself; one instance per server. */
 export interface Deps {
-  store: Store;
+  storage: Storage;
   clock: Clock;
   config: ApiConfig;
-  burst: RollingWindow;
-  anonymous: RollingWindow;
+  /** Entered and extended through the storage, so with several instances it holds on every one. */
   throttle: AbuseThrottle;
   admission: Admission;
   metrics: Metrics;
@@ -45,20 +43,18 @@ export interface Deps {
   close(): void;
 }
 
-export function createDeps(store: Store, clock: Clock, config: Partial<ApiConfig> = {}, lifecycle = new RulesetLifecycle()): Deps {
+export function createDeps(storage: Storage, clock: Clock, config: Partial<ApiConfig> = {}, lifecycle = new RulesetLifecycle()): Deps {
   const merged = { ...DEFAULT_API_CONFIG, ...config };
   let pool: WorkerPool | undefined;
   return {
-    store,
+    storage,
     clock,
     config: merged,
-    burst: new RollingWindow(),
-    anonymous: new RollingWindow(),
-    throttle: new AbuseThrottle(),
+    throttle: new AbuseThrottle(storage.counters, storage.throttles),
     admission: new Admission({ concurrency: merged.engineConcurrency, maxQueue: merged.engineMaxQueue }),
     metrics: new Metrics(),
     lifecycle,
-    drift: new DriftState(store.db),
+    drift: new DriftState(storage),
     workers: () => (pool ??= new WorkerPool(merged.engineConcurrency, { warm: warmEntries(clock) })),
     close: () => pool?.close(),
   };

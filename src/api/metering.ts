@@ -1,6 +1,7 @@
 import { spendUnit, refundUnit, type Spend } from "../accounts/quota";
 import { EngineUnavailable } from "../engine/admission";
 import { DomainError } from "../errors/domain-error";
+import { StorageUnavailable } from "../db/storage";
 import { ApiError } from "./errors";
 import type { RequestContext } from "./route";
 import { secondsUntil } from "../accounts/windows";
@@ -12,11 +13,11 @@ import { secondsUntil } from "../accounts/windows";
  * request is at fault (a 4xx).
  */
 export async function metered<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const spent = spendOrRefuse(ctx);
+  const spent = await spendOrRefuse(ctx);
   try {
     return await ctx.deps.admission.run(work, ctx.deadlineAt);
   } catch (error) {
-    throw afterSpending(ctx, spent, error);
+    throw await afterSpending(ctx, spent, error);
   }
 }
 
@@ -25,19 +26,19 @@ export async function metered<T>(ctx: RequestContext<"key">, work: (signal: Abor
  * it): the work calls `spend` once they have passed, which takes the unit or throws QUOTA_EXCEEDED.
  * A failure before then is unmetered()'s, a failure after it metered()'s.
  */
-export async function meteredFromSpend<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal, spend: () => void) => Promise<T>): Promise<T> {
+export async function meteredFromSpend<T>(ctx: RequestContext<"key">, work: (signal: AbortSignal, spend: () => Promise<void>) => Promise<T>): Promise<T> {
   let spent: Spend | undefined;
-  const spend = () => void (spent ??= spendOrRefuse(ctx));
+  const spend = async () => void (spent ??= await spendOrRefuse(ctx));
   try {
     return await ctx.deps.admission.run((signal) => work(signal, spend), ctx.deadlineAt);
   } catch (error) {
-    throw spent ? afterSpending(ctx, spent, error) : unspent(error);
+    throw spent ? await afterSpending(ctx, spent, error) : unspent(error);
   }
 }
 
-function spendOrRefuse(ctx: RequestContext<"key">): Spend {
+async function spendOrRefuse(ctx: RequestContext<"key">): Promise<Spend> {
   const { caller } = ctx;
-  const spent = spendUnit(ctx.deps.store.db, ctx.deps.clock(), caller.org, caller.livemode);
+  const spent = await spendUnit(ctx.deps.storage, ctx.deps.clock(), caller.org, caller.livemode);
   if (spent.ok) return spent.spend;
   const { used, limit, resetsAt } = spent.status;
   const what = caller.livemode ? "monthly quota" : "sandbox allowance for test keys (UTC calendar month)";
@@ -51,10 +52,15 @@ function spendOrRefuse(ctx: RequestContext<"key">): Spend {
 }
 
 /** What to answer for a failure after the unit was spent, the unit returned if the service failed. */
-function afterSpending(ctx: RequestContext<"key">, spent: Spend, error: unknown): unknown {
+async function afterSpending(ctx: RequestContext<"key">, spent: Spend, error: unknown): Promise<unknown> {
   if (error instanceof DomainError && error.status < 500) return error;
   const computed = error instanceof EngineUnavailable ? error.computed : true;
-  const refunded = refundUnit(ctx.deps.store.db, ctx.deps.clock(), spent, computed);
+  const refunded = await refundUnit(ctx.deps.storage, ctx.deps.clock(), spent, computed).catch((failure) => {
+    // The failure the caller gets is the engine's; a database that cannot take the refund is logged.
+    if (!(failure instanceof StorageUnavailable)) throw failure;
+    console.error(JSON.stringify({ level: "error", event: "refund-lost", orgId: spent.orgId, mode: spent.mode, reason: failure.reason }));
+    return false;
+  });
   // Test keys meter against the sandbox and carry no refund header (spec, Errors).
   if (ctx.caller.livemode) ctx.headers.set("x-service-quota-refunded", String(refunded));
   if (error instanceof EngineUnavailable) {

@@ -1,6 +1,7 @@
 import type { Deps } from "./deps";
 import type { Caller, RequestBasics, RequestContext, RouteDef } from "./route";
 import { DomainError } from "../errors/domain-error";
+import { StorageUnavailable } from "../db/storage";
 import { connectionClosed, notFound } from "./errors";
 import { authenticateRequest, claimedLivemode } from "./auth";
 import { limitAnonymous, limitCaller } from "./rate-limits";
@@ -38,11 +39,12 @@ async function stillConnected(request: Request): Promise<boolean> {
 }
 
 /** The caller of a keyed route; failed authentications count against the client address, which slows key guessing. */
-function authenticated(deps: Deps, request: Request, clientAddress: string, headers: Headers): Caller {
+async function authenticated(deps: Deps, request: Request, clientAddress: string, headers: Headers): Promise<Caller> {
   try {
-    return authenticateRequest(deps.store.db, request);
+    return await authenticateRequest(deps.storage, request);
   } catch (error) {
-    limitAnonymous(deps, clientAddress, headers);
+    // A database that cannot answer says nothing about the key: no count against the address.
+    if (!(error instanceof StorageUnavailable)) await limitAnonymous(deps, clientAddress, headers);
     throw error;
   }
 }
@@ -78,18 +80,18 @@ export async function runRoute(deps: Deps, route: RouteDef | null, incoming: Inc
   let response: Response;
   try {
     if (!route) {
-      if (isApi) limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+      if (isApi) await limitAnonymous(deps, incoming.clientAddress, ctx.headers);
       throw notFound(request.method, url.pathname);
     }
     // The handler is bound to its context here, where `route.auth` has told which one it takes.
     let handle: (input: { body: unknown; query: unknown }) => unknown;
     if (route.auth === "key") {
-      const keyed: RequestContext<"key"> = { ...ctx, caller: authenticated(deps, request, incoming.clientAddress, ctx.headers) };
+      const keyed: RequestContext<"key"> = { ...ctx, caller: await authenticated(deps, request, incoming.clientAddress, ctx.headers) };
       caller = keyed.caller;
-      limitCaller(deps, keyed.caller, ctx.headers);
+      await limitCaller(deps, keyed.caller, ctx.headers);
       handle = (input) => route.handle(keyed, input);
     } else {
-      if (isApi) limitAnonymous(deps, incoming.clientAddress, ctx.headers);
+      if (isApi) await limitAnonymous(deps, incoming.clientAddress, ctx.headers);
       handle = (input) => route.handle({ ...ctx, caller: null }, input);
     }
     const input = await readInput(route, ctx, incoming.bodyTimeoutMs);

@@ -1,6 +1,6 @@
 import { allowanceFor } from "../accounts/plans";
 import { THROTTLE } from "../accounts/abuse-throttle";
-import type { WindowVerdict } from "../accounts/rolling-window";
+import type { WindowVerdict } from "../db/storage";
 import { ApiError } from "./errors";
 import type { Caller } from "./route";
 import type { Deps } from "./deps";
@@ -25,12 +25,12 @@ function rateLimited(verdict: WindowVerdict, who: string): ApiError {
  * Abuse throttle first (it blocks everything), then the rolling burst. Both count per organization
  * and key mode: live and test keys have separate burst counters and separate throttles.
  */
-export function limitCaller(deps: Deps, caller: Caller, headers: Headers): void {
+export async function limitCaller(deps: Deps, caller: Caller, headers: Headers): Promise<void> {
   const nowMs = deps.clock().getTime();
   const mode = caller.livemode ? "live" : "test";
   const counter = `${caller.org.id}:${mode}`;
   const limit = allowanceFor(caller.org.plan, caller.livemode).burstPerMinute;
-  const throttledFor = deps.throttle.check(counter, limit, nowMs);
+  const throttledFor = await deps.throttle.check(counter, limit, nowMs);
   if (throttledFor > 0) {
     // The burst counter is not consulted while throttled: no request is admitted until the throttle
     // ends, whatever it holds, so the budget is nothing and comes back when Retry-After says.
@@ -44,17 +44,17 @@ export function limitCaller(deps: Deps, caller: Caller, headers: Headers): void 
       { "retry-after": String(throttledFor) },
     );
   }
-  const verdict = deps.burst.take(counter, limit, nowMs);
+  const verdict = await deps.storage.counters.take(counter, limit, nowMs);
   setRateHeaders(headers, verdict);
   if (!verdict.allowed) {
-    deps.throttle.recordRejection(counter, limit, nowMs);
+    await deps.throttle.recordRejection(counter, limit, nowMs);
     throw rateLimited(verdict, `this organization's ${mode} traffic`);
   }
 }
 
 /** Keyless routes and requests that fail authentication are counted per client address. */
-export function limitAnonymous(deps: Deps, clientAddress: string, headers: Headers): void {
-  const verdict = deps.anonymous.take(`ip:${clientAddress}`, deps.config.anonymousPerMinute, deps.clock().getTime());
+export async function limitAnonymous(deps: Deps, clientAddress: string, headers: Headers): Promise<void> {
+  const verdict = await deps.storage.counters.take(`ip:${clientAddress}`, deps.config.anonymousPerMinute, deps.clock().getTime());
   setRateHeaders(headers, verdict);
   if (!verdict.allowed) throw rateLimited(verdict, "this client address");
 }

@@ -1,5 +1,6 @@
 import { DomainError } from "../errors/domain-error";
 import { ApiError, ConnectionFault, newIncidentId } from "./errors";
+import { StorageUnavailable } from "../db/storage";
 import { applyStandardHeaders } from "./headers";
 
 function jsonResponse(status: number, payload: unknown, headers?: Record<string, string>): Response {
@@ -20,7 +21,11 @@ export function successResponse(data: unknown): Response {
  */
 export function errorResponse(error: unknown, log: { requestId: string; method: string; path: string }): Response {
   const apiError =
-    error instanceof DomainError ? error : new DomainError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the incidentId when you report it");
+    error instanceof DomainError
+      ? error
+      : error instanceof StorageUnavailable
+        ? new ApiError(503, "ENGINE_UNAVAILABLE", `${error.message}; no quota unit was spent; retry shortly`, undefined, { "retry-after": String(error.retryAfterSeconds) })
+        : new DomainError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the incidentId when you report it");
   const body: Record<string, unknown> = { code: apiError.code, message: apiError.message };
   if (apiError.details !== undefined) body.details = apiError.details;
   if (error instanceof ConnectionFault) console.warn(JSON.stringify({ level: "warn", event: error.event, ...log }));

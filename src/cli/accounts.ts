@@ -1,8 +1,8 @@
-import { openStore } from "../db/connection";
 import { systemClock } from "../clock";
-import { databasePath, UsageError } from "../config";
+import { UsageError } from "../config";
 import { createOrg, findOrg, listOrgs, setPlan, setRulesetChannel } from "../accounts/orgs";
 import { createKey, listKeys, revokeKey } from "../accounts/keys";
+import { withStorage } from "./storage";
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === "") throw new UsageError(`missing ${flag}`);
@@ -13,31 +13,22 @@ function print(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-function withStore<T>(db: string | undefined, work: (store: ReturnType<typeof openStore>) => T): T {
-  const store = openStore(databasePath(db));
-  try {
-    return work(store);
-  } finally {
-    store.close();
-  }
-}
-
-export function orgsCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
-  withStore(flags.db, ({ db }) => {
+export function orgsCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): Promise<void> {
+  return withStorage(flags.db, async (storage) => {
     switch (sub) {
       case "create": {
         const day = flags["billing-day"];
-        print(createOrg(db, systemClock, { name: required(flags.name, "--name NAME"), plan: flags.plan, billingDay: day === undefined ? undefined : Number(day) }));
+        print(await createOrg(storage, systemClock, { name: required(flags.name, "--name NAME"), plan: flags.plan, billingDay: day === undefined ? undefined : Number(day) }));
         return;
       }
       case "set-plan":
-        print(setPlan(db, systemClock, findOrg(db, required(args[0], "ORG")), required(flags.plan, "--plan PLAN")));
+        print(await setPlan(storage, systemClock, await findOrg(storage, required(args[0], "ORG")), required(flags.plan, "--plan PLAN")));
         return;
       case "set-channel":
-        print(setRulesetChannel(db, findOrg(db, required(args[0], "ORG")), required(args[1], "latest|previous")));
+        print(await setRulesetChannel(storage, await findOrg(storage, required(args[0], "ORG")), required(args[1], "latest|previous")));
         return;
       case "list":
-        print(listOrgs(db));
+        print(await listOrgs(storage));
         return;
       default:
         throw new UsageError("usage: orgs create --name NAME [--plan P] [--billing-day 1-28] | orgs set-plan ORG --plan P | orgs set-channel ORG latest|previous | orgs list");
@@ -45,17 +36,17 @@ export function orgsCommand(sub: string | undefined, args: string[], flags: Reco
   });
 }
 
-export function keysCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
-  withStore(flags.db, ({ db }) => {
+export function keysCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): Promise<void> {
+  return withStorage(flags.db, async (storage) => {
     switch (sub) {
       case "create":
-        print(createKey(db, systemClock, findOrg(db, required(flags.org, "--org ORG")), required(flags.mode, "--mode live|test"), flags.label));
+        print(await createKey(storage, systemClock, await findOrg(storage, required(flags.org, "--org ORG")), required(flags.mode, "--mode live|test"), flags.label));
         return;
       case "list":
-        print(listKeys(db, findOrg(db, required(flags.org, "--org ORG"))));
+        print(await listKeys(storage, await findOrg(storage, required(flags.org, "--org ORG"))));
         return;
       case "revoke":
-        revokeKey(db, systemClock, required(args[0], "KEY_ID"));
+        await revokeKey(storage, systemClock, required(args[0], "KEY_ID"));
         print({ keyId: args[0], revoked: true });
         return;
       default:

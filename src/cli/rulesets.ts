@@ -1,6 +1,6 @@
-import { openStore } from "../db/connection";
 import { systemClock, today } from "../clock";
-import { databasePath, UsageError } from "../config";
+import { UsageError } from "../config";
+import { withStorage } from "./storage";
 import { pinReader } from "../rulesets/sync";
 import { checkHistory, latestChecks, runDriftCheck } from "../rulesets/drift";
 import { pins } from "../rulesets/pins";
@@ -13,19 +13,18 @@ import { RuleEngines } from "../validation/rule-engines";
  * a mirror, for air-gapped sites) and record the outcome. `rulesets status`: versions, their dates,
  * the newest drift check of each with any mismatch history, and the engine that judges each file.
  */
-export async function rulesetsCommand(sub: string | undefined, flags: Record<string, string | undefined>): Promise<number> {
-  const store = openStore(databasePath(flags.db));
-  try {
+export function rulesetsCommand(sub: string | undefined, flags: Record<string, string | undefined>): Promise<number> {
+  return withStorage(flags.db, async (storage) => {
     if (sub === "drift-check") {
       const source = flags.mirror ?? null;
-      const summary = await runDriftCheck(store.db, systemClock, pinReader(source));
+      const summary = await runDriftCheck(storage, systemClock, pinReader(source));
       console.log(`drift check against ${source ?? "upstream"}: ${summary.checked} files, ${summary.matched} match, ${summary.mismatched.length} differ, ${summary.failed.length} could not be read`);
       for (const pin of summary.mismatched) console.log(`  DIFFERS   ${pin.path}`);
       for (const { pin, error } of summary.failed) console.log(`  UNREAD    ${pin.path}: ${error}`);
       return summary.mismatched.length || summary.failed.length ? 1 : 0;
     }
     if (sub === "status") {
-      const latest = latestChecks(store.db);
+      const latest = await latestChecks(storage);
       const lifecycle = new RulesetLifecycle();
       const day = today(systemClock);
       const rules = new RuleEngines(rulesetBundle());
@@ -46,7 +45,7 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
           console.log(`${key} ${row.version}  ${role}  drift: ${state}`);
           for (const line of engineLines(files, rules)) console.log(`    ${line}`);
           for (const file of files) {
-            const bad = checkHistory(store.db, file.path).filter((h) => h.outcome !== "match");
+            const bad = (await checkHistory(storage, file.path)).filter((h) => h.outcome !== "match");
             for (const h of bad) console.log(`    ${h.checkedAt} ${h.outcome} ${file.path} (${h.source}${h.actualSha256 ? `, got ${h.actualSha256}` : ""}${h.detail ? `: ${h.detail}` : ""})`);
           }
         }
@@ -54,9 +53,7 @@ export async function rulesetsCommand(sub: string | undefined, flags: Record<str
       return 0;
     }
     throw new UsageError("usage: rulesets drift-check [--mirror DIR|URL] | rulesets status");
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /**

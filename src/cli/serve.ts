@@ -1,15 +1,15 @@
-import { openStore } from "../db/connection";
+import { openStorage, isPostgresUrl, redactedLocation } from "../db/open";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
-import { serverSettings, UsageError, type RuleEngineChoice } from "../config";
+import { DEFAULT_DATABASE_PATH, serverSettings, UsageError, type RuleEngineChoice } from "../config";
 import { listenMetricsApart } from "../api/metrics-endpoint";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
-import type { Store } from "../db/connection";
+import type { Storage } from "../db/storage";
 import { rulesetBundle } from "../assets/bundle";
 import { bundledEntries } from "../assets/bundled-entries";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** Where a first start without a terminal leaves the two keys, beside the database. */
@@ -21,13 +21,19 @@ interface FirstStart {
   liveKey: string;
 }
 
-/** An empty database gets a default organization and one key of each mode, shown this once. */
-function bootstrap(store: Store): FirstStart | null {
-  if (listOrgs(store.db).length > 0) return null;
-  const org = createOrg(store.db, systemClock, { name: "default" });
-  const test = createKey(store.db, systemClock, org, "test", "first start");
-  const live = createKey(store.db, systemClock, org, "live", "first start");
-  return { orgId: org.id, testKey: test.key, liveKey: live.key };
+/**
+ * An empty database gets a default organization and one key of each mode, shown this once. Under
+ * the database's lock, so of several instances starting at once on one database only one does it.
+ */
+async function bootstrap(storage: Storage): Promise<FirstStart | null> {
+  const done = await storage.exclusively("bootstrap", true, async () => {
+    if ((await listOrgs(storage)).length > 0) return null;
+    const org = await createOrg(storage, systemClock, { name: "default" });
+    const test = await createKey(storage, systemClock, org, "test", "first start");
+    const live = await createKey(storage, systemClock, org, "live", "first start");
+    return { orgId: org.id, testKey: test.key, liveKey: live.key };
+  });
+  return done.ran ? done.value : null;
 }
 
 /**
@@ -35,7 +41,7 @@ function bootstrap(store: Store): FirstStart | null {
  * service manager, a container, a pipe) gets only the path of a file beside the database that
  * only this user can read. Returns what to print.
  */
-function handOverKeys(first: FirstStart, dbPath: string, port: number): string {
+function handOverKeys(first: FirstStart, location: string, port: number): string {
   const created = `First start: created organization "default" (plan free, id ${first.orgId}) and two API keys.`;
   const keys = [
     `  test key: ${first.testKey}`,
@@ -43,7 +49,9 @@ function handOverKeys(first: FirstStart, dbPath: string, port: number): string {
     `Try: curl -H "Authorization: Bearer ${first.testKey}" http://localhost:${port}/v1/me`,
   ];
   if (process.stdout.isTTY) return [created, "They are shown only now; keep them (only their hashes are stored):", ...keys].join("\n");
-  const file = join(dirname(resolve(dbPath)), FIRST_START_KEYS_FILE);
+  // Beside a SQLite file; for PostgreSQL, in the directory the default SQLite file would use.
+  const file = join(dirname(resolve(isPostgresUrl(location) ? DEFAULT_DATABASE_PATH : location)), FIRST_START_KEYS_FILE);
+  mkdirSync(dirname(file), { recursive: true });
   // Created afresh, so an older file's wider mode cannot carry over.
   rmSync(file, { force: true });
   writeFileSync(file, [created, "Keep them (only their hashes are stored), then delete this file.", ...keys, ""].join("\n"), { mode: 0o600, flag: "wx" });
@@ -51,13 +59,16 @@ function handOverKeys(first: FirstStart, dbPath: string, port: number): string {
 }
 
 /** DRIFT_CHECK=nightly: compare the pins with upstream (or DRIFT_CHECK_MIRROR) every night at 02:00 UTC. */
-async function nightlyDriftCheck(store: Store, mirror: string | null): Promise<() => void> {
+async function nightlyDriftCheck(storage: Storage, mirror: string | null): Promise<() => void> {
   const { scheduleNightlyDriftCheck } = await import("./rulesets");
   const { runDriftCheck } = await import("../rulesets/drift");
   const { pinReader } = await import("../rulesets/sync");
   console.log(`nightly drift check on, against ${mirror ?? "upstream"}`);
   return scheduleNightlyDriftCheck(async () => {
-    const summary = await runDriftCheck(store.db, systemClock, pinReader(mirror));
+    // Every instance schedules it; the one that takes the lock runs it, the others skip this night.
+    const run = await storage.exclusively("drift-check", false, () => runDriftCheck(storage, systemClock, pinReader(mirror)));
+    if (!run.ran) return console.log("drift check: another instance is running it");
+    const summary = run.value;
     console.log(`drift check: ${summary.matched}/${summary.checked} match, ${summary.mismatched.length} differ, ${summary.failed.length} unread`);
   });
 }
@@ -84,16 +95,16 @@ function ruleEngineNote(ruleEngine: RuleEngineChoice): string {
 export async function serve(options: { port?: string; db?: string }, memoryNote?: string): Promise<void> {
   // Before anything opens: a mistyped value stops the start with a message, not a worker or a request later.
   const settings = serverSettings(options);
-  const { http, ruleEngine, databasePath: dbPath } = settings;
+  const { http, ruleEngine, database } = settings;
   const engineNote = ruleEngineNote(ruleEngine);
-  const store = openStore(dbPath);
-  const deps = createDeps(store, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
+  const storage = await openStorage(database.location, database.postgres);
+  const deps = createDeps(storage, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
   const app = createApp(deps, [], http).listen({ port: settings.port, hostname: "0.0.0.0" });
   const actualPort = app.server!.port!;
   // After the listen: a port already taken stops the start before any key exists to be lost.
-  const firstStart = bootstrap(store);
-  if (firstStart) console.log(handOverKeys(firstStart, dbPath, actualPort));
-  console.log(`einvoice listening on http://localhost:${actualPort} (database ${dbPath}, rule engine ${engineNote})`);
+  const firstStart = await bootstrap(storage);
+  if (firstStart) console.log(handOverKeys(firstStart, database.location, actualPort));
+  console.log(`einvoice listening on http://localhost:${actualPort} (database ${redactedLocation(database.location)}, rule engine ${engineNote})`);
   const metricsApart = deps.config.metrics && http.metricsPort !== null ? listenMetricsApart(deps.metrics, http.metricsToken, http.metricsPort) : null;
   if (metricsApart) console.log(`metrics on http://127.0.0.1:${metricsApart.port}/metrics only`);
   if (memoryNote) console.log(memoryNote);
@@ -105,14 +116,13 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
       () => console.log(`validation workers ready in ${((performance.now() - warming) / 1000).toFixed(1)} s`),
       (error) => console.error(`validation workers failed to start: ${error.message}`),
     );
-  const stopDrift = settings.driftCheck ? await nightlyDriftCheck(store, settings.driftCheck.mirror) : () => {};
+  const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
   const stop = () => {
     stopDrift();
     metricsApart?.stop();
     app.stop();
     deps.close();
-    store.close();
-    process.exit(0);
+    void storage.close().finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

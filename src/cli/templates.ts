@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
-import { openStore } from "../db/connection";
 import { systemClock } from "../clock";
-import { databasePath, UsageError } from "../config";
+import { UsageError } from "../config";
+import { withStorage } from "./storage";
 import { findOrg } from "../accounts/orgs";
 import { AccountError } from "../accounts/errors";
 import { TemplateDefinition } from "../pdf/design";
@@ -10,11 +10,10 @@ import { createTemplate, deleteTemplate, listTemplates } from "../templates/stor
 import { designProblems } from "../pdf/design-check";
 
 /** `templates create --org ORG --name NAME --file DEFINITION.json | list --org ORG | delete --org ORG REF` */
-export function templatesCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): void {
-  const store = openStore(databasePath(flags.db));
-  try {
+export function templatesCommand(sub: string | undefined, args: string[], flags: Record<string, string | undefined>): Promise<void> {
+  return withStorage(flags.db, async (storage) => {
     if (!flags.org) throw new UsageError("missing --org ORG");
-    const org = findOrg(store.db, flags.org);
+    const org = await findOrg(storage, flags.org);
     switch (sub) {
       case "create": {
         if (!flags.name || !flags.file) throw new UsageError("usage: templates create --org ORG --name NAME --file DEFINITION.json");
@@ -30,21 +29,19 @@ export function templatesCommand(sub: string | undefined, args: string[], flags:
         }
         const problems = designProblems(definition);
         if (problems.length) throw new AccountError(`${flags.file}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
-        console.log(JSON.stringify(createTemplate(store.db, systemClock, org.id, flags.name, definition), null, 2));
+        console.log(JSON.stringify(await createTemplate(storage, systemClock, org.id, flags.name, definition), null, 2));
         return;
       }
       case "list":
-        console.log(JSON.stringify(listTemplates(store.db, org.id), null, 2));
+        console.log(JSON.stringify(await listTemplates(storage, org.id), null, 2));
         return;
       case "delete":
         if (!args[0]) throw new UsageError("usage: templates delete --org ORG REF");
-        if (!deleteTemplate(store.db, org.id, args[0])) throw new AccountError(`no template '${args[0]}' in organization ${org.name}`);
+        if (!(await deleteTemplate(storage, org.id, args[0]))) throw new AccountError(`no template '${args[0]}' in organization ${org.name}`);
         console.log(JSON.stringify({ ref: args[0].toUpperCase(), deleted: true }));
         return;
       default:
         throw new UsageError("usage: templates create --org ORG --name NAME --file F | templates list --org ORG | templates delete --org ORG REF");
     }
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -1,6 +1,4 @@
-import { desc, eq } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { driftChecks } from "../db/schema";
+import { StorageUnavailable, type DriftRow, type Storage } from "../db/storage";
 import { pins as allPins, type Pin } from "./pins";
 import type { PinReader } from "./sync";
 import { sha256Hex } from "./seal";
@@ -17,25 +15,25 @@ interface DriftSummary {
  * Compares every pinned file with its source and records each outcome. A mismatch is logged and
  * kept in history; it never changes what runs (the pinned bytes stay the truth).
  */
-export async function runDriftCheck(db: Db, now: () => Date, reader: PinReader, pins: readonly Pin[] = allPins): Promise<DriftSummary> {
+export async function runDriftCheck(storage: Storage, now: () => Date, reader: PinReader, pins: readonly Pin[] = allPins): Promise<DriftSummary> {
   const summary: DriftSummary = { checked: 0, matched: 0, mismatched: [], failed: [] };
   for (const pin of pins) {
     const base = { key: pin.key, version: pin.version, path: pin.path, source: reader.describe(pin), expectedSha256: pin.sha256 };
-    let row: typeof driftChecks.$inferInsert;
+    let row: DriftRow;
     try {
       const actual = sha256Hex(await reader.read(pin));
       const outcome = actual === pin.sha256 ? "match" : "mismatch";
-      row = { ...base, checkedAt: now().toISOString(), actualSha256: actual, outcome };
+      row = { ...base, checkedAt: now().toISOString(), actualSha256: actual, outcome, detail: null };
       if (outcome === "match") summary.matched++;
       else {
         summary.mismatched.push(pin);
         console.error(JSON.stringify({ level: "warn", event: "ruleset-drift", path: pin.path, expected: pin.sha256, actual, source: base.source }));
       }
     } catch (error) {
-      row = { ...base, checkedAt: now().toISOString(), outcome: "error", detail: (error as Error).message };
+      row = { ...base, checkedAt: now().toISOString(), actualSha256: null, outcome: "error", detail: (error as Error).message };
       summary.failed.push({ pin, error: (error as Error).message });
     }
-    db.insert(driftChecks).values(row).run();
+    await storage.drift.insert(row);
     summary.checked++;
   }
   return summary;
@@ -44,16 +42,16 @@ export async function runDriftCheck(db: Db, now: () => Date, reader: PinReader, 
 type LatestCheck = { outcome: "match" | "mismatch" | "error"; checkedAt: string; source: string };
 
 /** The newest check of every file that has one. */
-export function latestChecks(db: Db): Map<string, LatestCheck> {
+export async function latestChecks(storage: Storage): Promise<Map<string, LatestCheck>> {
   const latest = new Map<string, LatestCheck>();
-  for (const row of db.select().from(driftChecks).orderBy(desc(driftChecks.checkedAt), desc(driftChecks.id)).all()) {
+  for (const row of await storage.drift.newestFirst()) {
     if (!latest.has(row.path)) latest.set(row.path, { outcome: row.outcome, checkedAt: row.checkedAt, source: row.source });
   }
   return latest;
 }
 
-export function checkHistory(db: Db, path: string) {
-  return db.select().from(driftChecks).where(eq(driftChecks.path, path)).orderBy(desc(driftChecks.checkedAt)).all();
+export function checkHistory(storage: Storage, path: string): Promise<DriftRow[]> {
+  return storage.drift.history(path);
 }
 
 /**
@@ -78,11 +76,19 @@ export function driftCheckedAt(latest: Map<string, LatestCheck>, rows: readonly 
 export class DriftState {
   private cached?: { at: number; latest: Map<string, LatestCheck> };
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly storage: Storage) {}
 
-  checkedAt(rows: readonly ArtifactRow[], nowMs: number): string | undefined {
+  async checkedAt(rows: readonly ArtifactRow[], nowMs: number): Promise<string | undefined> {
     // A clock that went back (tests travel in time) also re-reads.
-    if (!this.cached || nowMs - this.cached.at > 60_000 || nowMs < this.cached.at) this.cached = { at: nowMs, latest: latestChecks(this.db) };
+    if (!this.cached || nowMs - this.cached.at > 60_000 || nowMs < this.cached.at) {
+      try {
+        this.cached = { at: nowMs, latest: await latestChecks(this.storage) };
+      } catch (error) {
+        // The verdict is computed and paid for: without the history it goes out without the drift date, not as an error.
+        if (!(error instanceof StorageUnavailable)) throw error;
+        return undefined;
+      }
+    }
     return driftCheckedAt(this.cached.latest, rows);
   }
 }

@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { pdfTemplates } from "../db/schema";
+import type { Storage, TemplateRow } from "../db/storage";
 import type { Clock } from "../clock";
 import { Value } from "@sinclair/typebox/value";
 import { TemplateDefinition, type TemplateDefinitionInput } from "../pdf/design";
@@ -22,16 +20,15 @@ export interface StoredTemplate {
   definition: unknown;
 }
 
-export function createTemplate(db: Db, clock: Clock, orgId: string, name: string, definition: TemplateDefinitionInput): StoredTemplate {
+export async function createTemplate(storage: Storage, clock: Clock, orgId: string, name: string, definition: TemplateDefinitionInput): Promise<StoredTemplate> {
   for (;;) {
     const row = { ref: newRef(), orgId, name, definition: JSON.stringify(definition), createdAt: clock().toISOString() };
     // Refs are short, so a collision is possible: draw again rather than fail.
-    const inserted = db.insert(pdfTemplates).values(row).onConflictDoNothing().returning().get();
-    if (inserted) return { ref: row.ref, name, createdAt: row.createdAt, definition };
+    if (await storage.templates.insert(row)) return { ref: row.ref, name, createdAt: row.createdAt, definition };
   }
 }
 
-const toStored = (row: typeof pdfTemplates.$inferSelect): StoredTemplate => {
+const toStored = (row: TemplateRow): StoredTemplate => {
   let definition: unknown;
   try {
     definition = JSON.parse(row.definition);
@@ -41,22 +38,18 @@ const toStored = (row: typeof pdfTemplates.$inferSelect): StoredTemplate => {
   return { ref: row.ref, name: row.name, createdAt: row.createdAt, definition };
 };
 
-export function listTemplates(db: Db, orgId: string): StoredTemplate[] {
-  return db.select().from(pdfTemplates).where(eq(pdfTemplates.orgId, orgId)).orderBy(pdfTemplates.createdAt).all().map(toStored);
+export async function listTemplates(storage: Storage, orgId: string): Promise<StoredTemplate[]> {
+  return (await storage.templates.listFor(orgId)).map(toStored);
 }
 
 /** Another organization's ref is not found, exactly like a ref that never existed. */
-export function findTemplate(db: Db, orgId: string, ref: string): StoredTemplate | undefined {
-  const row = db
-    .select()
-    .from(pdfTemplates)
-    .where(and(eq(pdfTemplates.ref, ref.toUpperCase()), eq(pdfTemplates.orgId, orgId)))
-    .get();
+export async function findTemplate(storage: Storage, orgId: string, ref: string): Promise<StoredTemplate | undefined> {
+  const row = await storage.templates.find(orgId, ref.toUpperCase());
   return row ? toStored(row) : undefined;
 }
 
-export function deleteTemplate(db: Db, orgId: string, ref: string): boolean {
-  return db.delete(pdfTemplates).where(and(eq(pdfTemplates.ref, ref.toUpperCase()), eq(pdfTemplates.orgId, orgId))).returning().get() !== undefined;
+export function deleteTemplate(storage: Storage, orgId: string, ref: string): Promise<boolean> {
+  return storage.templates.delete(orgId, ref.toUpperCase());
 }
 
 /**

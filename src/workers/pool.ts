@@ -108,7 +108,7 @@ export class WorkerPool {
    * the request's unit when the worker asks for it, after the refusals and before the paid steps.
    * When `spend` throws, the job ends and fails with that error.
    */
-  async generate(order: InvoiceOrder, spend: () => void, signal: AbortSignal): Promise<GeneratedInvoice> {
+  async generate(order: InvoiceOrder, spend: () => Promise<void>, signal: AbortSignal): Promise<GeneratedInvoice> {
     return (await this.run({ id: this.nextId++, kind: "generate", order }, signal, spend)) as GeneratedInvoice;
   }
 
@@ -127,7 +127,7 @@ export class WorkerPool {
     for (const slot of this.slots) slot.worker?.stop(new EngineUnavailable("the engine is shutting down", false, 1));
   }
 
-  private async run(message: WorkerRequest, signal: AbortSignal, spend?: () => void): Promise<unknown> {
+  private async run(message: WorkerRequest, signal: AbortSignal, spend?: () => Promise<void>): Promise<unknown> {
     if (this.closed) throw new EngineUnavailable("the engine is shutting down", false, 1);
     // An abort listener added after the abort never fires: such a job would run unbounded.
     if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);

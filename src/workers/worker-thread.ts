@@ -4,8 +4,8 @@ import { errorOf, type UnitAnswer, type WorkerReply, type WorkerRequest } from "
 interface Job {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  /** Spends the job's unit when the worker asks; throws when it cannot. */
-  spend?: () => void;
+  /** Spends the job's unit when the worker asks; rejects when it cannot. */
+  spend?: () => Promise<void>;
   /** Why the unit was not spent: the job fails with this, whatever the worker replies. */
   unspent?: Error;
 }
@@ -41,7 +41,7 @@ export class WorkerThread {
     return this.jobs.size;
   }
 
-  send(message: WorkerRequest, spend?: () => void): Promise<unknown> {
+  send(message: WorkerRequest, spend?: () => Promise<void>): Promise<unknown> {
     if (this.state === "stopped") return Promise.reject(new EngineUnavailable("the engine worker was stopped", false, 1));
     return new Promise((resolve, reject) => {
       this.jobs.set(message.id, { resolve, reject, spend });
@@ -74,22 +74,22 @@ export class WorkerThread {
     }
     const job = this.jobs.get(reply.id);
     if (!job) return;
-    if ("asks" in reply) return this.spend(reply.id, job);
+    if ("asks" in reply) return void this.spend(reply.id, job);
     this.jobs.delete(reply.id);
     if (job.unspent) job.reject(job.unspent);
     else if (reply.ok) job.resolve(reply.value);
     else job.reject(errorOf(reply));
   }
 
-  /** The worker waits for the answer, so it gets one whatever spending does. */
-  private spend(id: number, job: Job): void {
+  /** The worker waits for the answer, so it gets one whatever spending does (unless it was stopped meanwhile). */
+  private async spend(id: number, job: Job): Promise<void> {
     try {
       if (!job.spend) throw new Error("the engine worker asked to spend a unit for a job that has none");
-      job.spend();
+      await job.spend();
     } catch (error) {
       job.unspent = error as Error;
     }
-    this.post({ id, kind: "unit", spent: !job.unspent });
+    if (this.state !== "stopped") this.post({ id, kind: "unit", spent: !job.unspent });
   }
 
   /** A message that cannot be cloned fails its own job, not the worker's others. */

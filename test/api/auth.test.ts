@@ -4,8 +4,8 @@ import { revokeKey, createKey } from "../../src/accounts/keys";
 
 const h = startHarness();
 afterAll(() => h.close());
-const org = h.org("acme", "starter");
-const live = h.key(org, "live");
+const org = await h.org("acme", "starter");
+const live = await h.key(org, "live");
 
 describe("authentication", () => {
   test("Bearer and X-API-Key are equivalent", async () => {
@@ -27,7 +27,7 @@ describe("authentication", () => {
   });
 
   test("two different keys in one request are refused", async () => {
-    const other = h.key(org, "test");
+    const other = await h.key(org, "test");
     const res = await h.get("/v1/me", undefined, { authorization: `Bearer ${live}`, "x-api-key": other });
     expect(res.status).toBe(401);
   });
@@ -39,9 +39,9 @@ describe("authentication", () => {
   });
 
   test("revocation takes effect on the next request", async () => {
-    const created = createKey(h.store.db, h.clock.read, org, "live");
+    const created = await createKey(h.storage, h.clock.read, org, "live");
     expect((await h.get("/v1/me", created.key)).status).toBe(200);
-    revokeKey(h.store.db, h.clock.read, created.keyId);
+    await revokeKey(h.storage, h.clock.read, created.keyId);
     const res = await h.get("/v1/me", created.key);
     expect(res.status).toBe(403);
     expect((await envelope(res)).error.code).toBe("INVALID_API_KEY");

@@ -53,9 +53,9 @@ async function logsDuring(work: () => Promise<unknown>, until: (lines: { warn: s
 }
 
 const headOf = (answer: string) => answer.split("\r\n\r\n")[0].toLowerCase();
-const org = h.org("connections", "scale");
-const key = h.key(org, "live");
-const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+const org = await h.org("connections", "scale");
+const key = await h.key(org, "live");
+const used = async () => (await quotaStatus(h.storage, h.clock.now, org, true)).used;
 const postHead = (length: number) =>
   `POST /v1/test-work HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
@@ -75,7 +75,7 @@ describe("bodies that never finish arriving", () => {
     expect(head).toContain("x-request-id:");
     expect(head).toMatch(/x-ratelimit-remaining: \d+/);
     expect(result.closedByServer).toBe(true);
-    expect(used()).toBe(0);
+    expect(await used()).toBe(0);
     expect(logs.error).toEqual([]);
     expect(JSON.parse(logs.warn[0])).toMatchObject({ level: "warn", event: "request body timed out", method: "POST", path: "/v1/test-work" });
   });
@@ -87,7 +87,7 @@ describe("bodies that never finish arriving", () => {
     });
     clearInterval(timer);
     expect(answer.startsWith("HTTP/1.1 408")).toBe(true);
-    expect(used()).toBe(0);
+    expect(await used()).toBe(0);
   });
 
   test("a client that hangs up in the middle of its body is logged as such, never as an incident", async () => {
@@ -97,7 +97,7 @@ describe("bodies that never finish arriving", () => {
     );
     expect(logs.error).toEqual([]);
     expect(JSON.parse(logs.warn[0])).toMatchObject({ event: "connection closed before the request body was complete", path: "/v1/test-work" });
-    expect(used()).toBe(0);
+    expect(await used()).toBe(0);
   });
 });
 
@@ -105,25 +105,25 @@ describe("pipelining", () => {
   test("a request pipelined behind a metered one: the runtime answers neither, and no unit is spent", async () => {
     const body = JSON.stringify({ standard: "xrechnung", action: "sleep", ms: 200 });
     const pipelined = postHead(body.length) + body + `GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`;
-    const before = used();
+    const before = await used();
     const { answer, closedByServer } = await exchange(pipelined, { waitMs: 2000 });
     // Bun closes the connection the moment it parses a request behind one still in progress
     // (docs/limits.md, Connections). If this starts failing, the runtime answers pipelined
     // requests now: the guard in pipeline.ts and that paragraph can go.
     expect(answer).toBe("");
     expect(closedByServer).toBe(true);
-    expect(used()).toBe(before);
+    expect(await used()).toBe(before);
   });
 
   test("the same requests one after the other on one connection are both answered, and the metered one is charged", async () => {
     const body = JSON.stringify({ standard: "xrechnung", action: "sleep", ms: 50 });
-    const before = used();
+    const before = await used();
     const { answer } = await exchange(postHead(body.length) + body, {
       waitMs: 1500,
       more: (write) => setTimeout(() => write(`GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`), 500),
     });
     expect(answer.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   });
 });
 

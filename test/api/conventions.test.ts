@@ -9,8 +9,8 @@ afterAll(() => {
   h.close();
   quiet.close();
 });
-const org = h.org("conventions", "starter");
-const key = h.key(org, "test");
+const org = await h.org("conventions", "starter");
+const key = await h.key(org, "test");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const SPEC_EXPOSED = [
@@ -57,7 +57,7 @@ describe("conventions on every response", () => {
   });
 
   test("x-service-livemode follows the key's prefix", async () => {
-    expect((await h.get("/v1/me", h.key(org, "live"))).headers.get("x-service-livemode")).toBe("true");
+    expect((await h.get("/v1/me", await h.key(org, "live"))).headers.get("x-service-livemode")).toBe("true");
     expect((await h.get("/v1/me", "svc_test_" + "y".repeat(40))).headers.get("x-service-livemode")).toBe("false");
     expect((await h.get("/v1/me")).headers.get("x-service-livemode")).toBe("true");
   });

@@ -16,10 +16,10 @@ import { CORPUS_DIR } from "../support/corpus.ts";
 import { detect } from "../../src/syntax/detect.ts";
 
 const h = startValidatingHarness();
-const org = h.org("converter", "scale");
-const live = h.key(org, "live");
-const testKey = h.key(org, "test");
-const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+const org = await h.org("converter", "scale");
+const live = await h.key(org, "live");
+const testKey = await h.key(org, "test");
+const used = async () => (await quotaStatus(h.storage, h.clock.now, org, true)).used;
 
 const invoice = SCENARIOS[0]!.build(LOCALES.de);
 const written = (request: Omit<GenerateInput, "invoice">, locale = invoice) => generateXml({ ...request, invoice: locale }, { livemode: true }).bytes;
@@ -28,7 +28,7 @@ const convert = (body: BodyInit | Uint8Array, query: string, key = live, headers
 
 describe("POST /v1/convert", () => {
   test("XRechnung CII to UBL: the UBL file, judged as XRechnung UBL, with the spec's headers and one unit spent", async () => {
-    const before = used();
+    const before = await used();
     const res = await convert(written({ standard: "xrechnung", syntax: "cii" }), "targetFormat=ubl");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("application/xml");
@@ -45,7 +45,7 @@ describe("POST /v1/convert", () => {
     expect(JSON.parse(res.headers.get("x-version-block")!)).toEqual({ schematronVersion: "1.3.16", ciusVersion: "2.5.0" });
     expect(res.headers.get("x-validation")).toMatch(/^pass; 0 errors/);
     expect(rulesetSha256(JSON.parse(res.headers.get("x-ruleset-artifacts")!))).toBe(res.headers.get("x-ruleset-sha256")!);
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   }, 60_000);
 
   test("Peppol BIS UBL to plain UBL: the endpoints are stripped, each an acceptable loss named by its term", async () => {
@@ -65,14 +65,14 @@ describe("POST /v1/convert", () => {
   test("a Peppol target from a source without endpoints fails closed naming them, with no body and the unit kept", async () => {
     // A buyer with neither e-mail nor VAT id: nothing a Factur-X writer makes an electronic address of.
     const { email: _e, vatId: _v, ...buyer } = invoice.buyer;
-    const before = used();
+    const before = await used();
     const res = await convert(written({ standard: "facturx", profile: "en16931" }, { ...invoice, buyer }), "targetFormat=peppol-bis");
     expect(res.status).toBe(422);
     const { error } = await envelope(res);
     expect(error.code).toBe("CONVERSION_LOSSY_FAILCLOSED");
     expect(error.details.unmappablePaths).toEqual(["/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:URIUniversalCommunication/ram:URIID"]);
     expect(error.message).toContain("convert never invents one");
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   }, 60_000);
 
   test("a France CTC process code on a UBL target fails closed, and with dropFranceCtcOverlay=true is an acceptable loss", async () => {

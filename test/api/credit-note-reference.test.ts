@@ -8,9 +8,9 @@ import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus } from "../../src/accounts/quota";
 
 const h = startValidatingHarness();
-const org = h.org("credit-notes", "scale");
-const key = h.key(org, "live");
-const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+const org = await h.org("credit-notes", "scale");
+const key = await h.key(org, "live");
+const used = async () => (await quotaStatus(h.storage, h.clock.now, org, true)).used;
 
 const credit = SCENARIOS.find((s) => s.name === "credit note with preceding invoice")!;
 const generate = (body: object) =>
@@ -30,7 +30,7 @@ describe("a credit note without precedingInvoiceReference", () => {
   for (const target of TARGETS) {
     test(`${label(target)}: 422 INVALID_INVOICE naming BR-55, no seal, no unit; with the reference, 200`, async () => {
       const { precedingInvoiceReference: _, ...uncited } = credit.build(target.locale);
-      const before = used();
+      const before = await used();
       const res = await generate({ ...target.request, invoice: uncited });
       expect(res.status).toBe(422);
       const { error } = await envelope(res);
@@ -46,12 +46,12 @@ describe("a credit note without precedingInvoiceReference", () => {
         errors: [{ ruleId: "BR-55", severity: "fatal", message: "[BR-55]-Each Preceding Invoice reference (BG-3) shall contain a Preceding Invoice reference (BT-25)." }],
         warnings: [],
       });
-      expect(used()).toBe(before);
+      expect(await used()).toBe(before);
 
       const cited = await generate({ ...target.request, invoice: credit.build(target.locale) });
       const { data } = await envelope(cited);
       expect([cited.status, data.validationResult.valid, data.validationResult.errors]).toEqual([200, true, []]);
-      expect(used()).toBe(before + 1);
+      expect(await used()).toBe(before + 1);
     }, 60_000);
   }
 

@@ -3,7 +3,8 @@
 // of the caller's document or request comes back with its status, code, message and details (parse
 // keeps the unit, generate never spent one), and an engine failure is a 503 that returns the unit
 // if one was spent.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Organization } from "../../src/accounts/orgs";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { quotaStatus, spendUnit } from "../../src/accounts/quota";
@@ -20,64 +21,68 @@ describe("with scripted workers", () => {
     pool.close();
     h.close();
   });
-  const org = h.org("scripted", "scale");
-  const key = h.key(org, "live");
-  const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+  let org: Organization;
+  let key: string;
+  beforeAll(async () => {
+    org = await h.org("scripted", "scale");
+    key = await h.key(org, "live");
+  });
+  const used = async () => (await quotaStatus(h.storage, h.clock.now, org, true)).used;
   const parse = (command: string) => h.post("/v1/parse", command, { authorization: `Bearer ${key}`, "content-type": "application/xml" });
   const generate = (note: string) =>
     h.post("/v1/generate", JSON.stringify({ standard: "xrechnung", output: "xml", invoice: { ...invoice, note } }), { authorization: `Bearer ${key}`, "content-type": "application/json" });
 
   test("parse: the worker's refusal is the caller's 400 PARSE_FAILED, as raised, and keeps the unit", async () => {
-    const before = used();
+    const before = await used();
     const res = await parse("refuse");
     expect(res.status).toBe(400);
     expect((await envelope(res)).error).toMatchObject({ code: "PARSE_FAILED", message: "the document cannot be read: scripted", details: { format: "ubl" } });
     expect(res.headers.get("x-service-quota-refunded")).toBeNull();
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   });
 
   for (const command of ["exit", "fault", "spin"]) {
     test(`parse: a worker that fails (${command}) is 503 ENGINE_UNAVAILABLE and the unit comes back`, async () => {
-      const before = used();
+      const before = await used();
       const res = await parse(command);
       expect(res.status).toBe(503);
       expect((await envelope(res)).error.code).toBe("ENGINE_UNAVAILABLE");
       expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
       expect(res.headers.get("x-service-quota-refunded")).toBe("true");
-      expect(used()).toBe(before);
+      expect(await used()).toBe(before);
     });
   }
 
   for (const note of ["exit", "spin"]) {
     test(`generate: a worker that fails (${note}) while writing the XML is 503 and spent nothing`, async () => {
-      const before = used();
+      const before = await used();
       const res = await generate(note);
       expect(res.status).toBe(503);
       const { error } = await envelope(res);
       expect(error.code).toBe("ENGINE_UNAVAILABLE");
       expect(error.message).toContain("no quota unit was spent");
       expect(res.headers.get("x-service-quota-refunded")).toBeNull();
-      expect(used()).toBe(before);
+      expect(await used()).toBe(before);
     });
   }
 
   for (const note of ["ok/exit", "ok/spin"]) {
     test(`generate: a worker that fails (${note}) after the unit was spent is 503 and the unit comes back`, async () => {
-      const before = used();
+      const before = await used();
       const res = await generate(note);
       expect(res.status).toBe(503);
       const { error } = await envelope(res);
       expect(error.code).toBe("ENGINE_UNAVAILABLE");
       expect(error.message).toContain("your quota unit was returned");
       expect(res.headers.get("x-service-quota-refunded")).toBe("true");
-      expect(used()).toBe(before);
+      expect(await used()).toBe(before);
     });
   }
 
   test("generate with the quota used up: a refusal is still answered for free, a request that passes them is 429", async () => {
-    const spent = h.org("spent", "free");
-    const spentKey = h.key(spent, "live");
-    for (let i = 0; i < 20; i++) spendUnit(h.store.db, h.clock.now, spent, true);
+    const spent = await h.org("spent", "free");
+    const spentKey = await h.key(spent, "live");
+    for (let i = 0; i < 20; i++) await spendUnit(h.storage, h.clock.now, spent, true);
     const send = (note: string) =>
       h.post("/v1/generate", JSON.stringify({ standard: "xrechnung", output: "xml", invoice: { ...invoice, note } }), { authorization: `Bearer ${spentKey}`, "content-type": "application/json" });
     const refused = await send("refuse");
@@ -88,7 +93,7 @@ describe("with scripted workers", () => {
     expect((await envelope(over)).error).toMatchObject({ code: "QUOTA_EXCEEDED", message: expect.stringContaining("20 of 20") });
     expect(over.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(over.headers.get("x-service-quota-refunded")).toBeNull();
-    expect(quotaStatus(h.store.db, h.clock.now, spent, true).used).toBe(20);
+    expect((await quotaStatus(h.storage, h.clock.now, spent, true)).used).toBe(20);
   });
 
   test("after all that, the engine is whole", async () => {
@@ -99,9 +104,13 @@ describe("with scripted workers", () => {
 
 describe("with the real workers", () => {
   const h = startValidatingHarness();
-  const org = h.org("refused", "scale");
-  const key = h.key(org, "live");
-  const used = () => quotaStatus(h.store.db, h.clock.now, org, true).used;
+  let org: Organization;
+  let key: string;
+  beforeAll(async () => {
+    org = await h.org("refused", "scale");
+    key = await h.key(org, "live");
+  });
+  const used = async () => (await quotaStatus(h.storage, h.clock.now, org, true)).used;
   const generate = (body: object) => h.post("/v1/generate", JSON.stringify({ invoice, ...body }), { authorization: `Bearer ${key}`, "content-type": "application/json" });
 
   test("generate crosses to a worker once: a hybrid PDF is written, drawn and judged in one job", async () => {
@@ -139,8 +148,8 @@ describe("with the real workers", () => {
   test("generate's refusals from the worker keep their status, code and details and cost nothing", async () => {
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const { data } = await envelope(await h.post("/v1/pdf-templates", JSON.stringify({ name: "Brand", definition: { accentColor: "#1F4E79" } }), headers));
-    h.store.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
-    const before = used();
+    h.storage.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
+    const before = await used();
     const refusals = [
       { body: { standard: "xrechnung", profile: "peppol", output: "xml" }, status: 422, code: "PROFILE_STANDARD_MISMATCH" },
       { body: { standard: "xrechnung", output: "pdf" }, status: 400, code: "VALIDATION_ERROR" },
@@ -154,12 +163,12 @@ describe("with the real workers", () => {
       expect(error.details).toBeDefined();
       expect(res.headers.get("x-service-quota-refunded")).toBeNull();
     }
-    expect(used()).toBe(before);
+    expect(await used()).toBe(before);
   }, 60_000);
 
   test("issue 14's wedge: documents cut off at the deadline, then small validations while their workers reload; later requests are served again", async () => {
-    const attacker = h.key(h.org("attacker", "scale"), "live");
-    const victim = h.key(h.org("victim", "scale"), "live");
+    const attacker = await h.key(await h.org("attacker", "scale"), "live");
+    const victim = await h.key(await h.org("victim", "scale"), "live");
     const validate = (xml: string, who: string) => h.post("/v1/validate", xml, { authorization: `Bearer ${who}`, "content-type": "application/xml" });
     const small = await (await generate({ standard: "xrechnung", syntax: "ubl", output: "xml" })).text();
     const line = small.match(/<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/)![0];
@@ -182,10 +191,10 @@ describe("with the real workers", () => {
 
   test("parse's refusal carries the format it found", async () => {
     const fattura = `<?xml version="1.0"?><p:FatturaElettronica versione="FPR12" xmlns:p="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2"/>`;
-    const before = used();
+    const before = await used();
     const res = await h.post("/v1/parse", fattura, { authorization: `Bearer ${key}`, "content-type": "application/xml" });
     expect(res.status).toBe(400);
     expect((await envelope(res)).error).toMatchObject({ code: "PARSE_FAILED", message: expect.stringContaining("FatturaPA"), details: { format: "fatturapa" } });
-    expect(used()).toBe(before + 1);
+    expect(await used()).toBe(before + 1);
   }, 60_000);
 });

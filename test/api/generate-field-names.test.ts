@@ -8,7 +8,7 @@ import { envelope, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS, type LocaleName } from "../../fixtures/invoices.ts";
 
 const h = startValidatingHarness();
-const live = h.key(h.org("client-names", "scale"), "live");
+const live = await h.key(await h.org("client-names", "scale"), "live");
 const headers = { authorization: `Bearer ${live}`, "content-type": "application/json" };
 const generate = (body: unknown) => h.post("/v1/generate", JSON.stringify(body), headers);
 const parse = (xml: string) => h.post("/v1/parse", xml, { authorization: `Bearer ${live}`, "content-type": "application/xml" });

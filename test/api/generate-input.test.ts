@@ -13,8 +13,8 @@ afterAll(() => {
   h.deps.close();
   h.close();
 });
-const org = h.org("input", "scale");
-const live = h.key(org, "live");
+const org = await h.org("input", "scale");
+const live = await h.key(org, "live");
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 const line = invoice.lines[0]!;

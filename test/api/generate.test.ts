@@ -8,9 +8,9 @@ import { rulesetSha256, sha256Hex } from "../../src/rulesets/seal";
 import { TEST_MODE_COMMENT } from "../../src/generate/test-mode";
 
 const h = startValidatingHarness();
-const org = h.org("generator", "scale");
-const live = h.key(org, "live");
-const testKey = h.key(org, "test");
+const org = await h.org("generator", "scale");
+const live = await h.key(org, "live");
+const testKey = await h.key(org, "test");
 
 const invoice = SCENARIOS[0].build(LOCALES.de);
 const generate = (body: unknown, key = live, accept?: string) =>
@@ -135,14 +135,14 @@ describe("POST /v1/generate", () => {
   });
 
   test("an invoice that breaks the rules is 422 INVALID_INVOICE with the verdict, and costs its unit", async () => {
-    const before = quotaStatus(h.store.db, h.clock.now, org, true).used;
+    const before = (await quotaStatus(h.storage, h.clock.now, org, true)).used;
     const res = await generate({ standard: "xrechnung", output: "xml", invoice: { ...invoice, totalGrossAmount: invoice.totalGrossAmount + 1 } });
     expect(res.status).toBe(422);
     const { error } = await envelope(res);
     expect(error.code).toBe("INVALID_INVOICE");
     expect(error.details.validationResult.valid).toBe(false);
     expect(error.details.validationResult.errors.map((e: { ruleId: string }) => e.ruleId)).toContain("BR-CO-15");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(before + 1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(before + 1);
   }, 60_000);
 
   test("profile and document type outside the compatibility table are 422 with the allowed values", async () => {
@@ -164,7 +164,7 @@ describe("POST /v1/generate", () => {
   });
 
   test("schema failures follow the spec's details.fields shapes and cost nothing", async () => {
-    const before = quotaStatus(h.store.db, h.clock.now, org, true).used;
+    const before = (await quotaStatus(h.storage, h.clock.now, org, true)).used;
     const fields = async (body: unknown) => (await envelope(await generate(body))).error.details.fields as { path: string; keyword: string }[];
     expect(await fields({ standard: "xrechnung", invoice })).toEqual([expect.objectContaining({ path: "output", keyword: "required" })]);
     const { city: _, ...address } = invoice.seller.address;
@@ -183,7 +183,7 @@ describe("POST /v1/generate", () => {
     const sub = { ...invoice.lines[0] };
     const tooMany = { ...invoice, lines: [{ ...sub, subLines: Array.from({ length: 201 }, () => sub) }] };
     expect(await fields({ standard: "xrechnung", output: "xml", invoice: tooMany })).toContainEqual(expect.objectContaining({ path: "/invoice/lines/0/subLines", keyword: "maxItems" }));
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(before);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(before);
   });
 });
 
@@ -245,9 +245,9 @@ describe("POST /v1/generate with output pdf", () => {
     const missing = await pdfGenerate({ standard: "zugferd", pdfTemplateId: "ZZZ-ZZZ" });
     expect(missing.status).toBe(404);
     expect((await envelope(missing)).error.code).toBe("PDF_TEMPLATE_NOT_FOUND");
-    const stranger = h.key(h.org("stranger", "scale"), "live");
+    const stranger = await h.key(await h.org("stranger", "scale"), "live");
     expect((await pdfGenerate({ standard: "zugferd", pdfTemplateId: data.ref }, stranger)).status).toBe(404);
-    h.store.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
+    h.storage.sqlite.run("UPDATE pdf_templates SET definition = ? WHERE ref = ?", ['{"accentColor": 42}', data.ref]);
     const broken = await pdfGenerate({ standard: "zugferd", pdfTemplateId: data.ref });
     expect(broken.status).toBe(422);
     const { error } = await envelope(broken);

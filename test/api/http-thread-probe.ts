@@ -1,19 +1,19 @@
 // Run by http-thread.test.ts in its own process: serves one real request on every route that takes a
 // body (each kind of body it takes), then prints which routes were served, with what status, and
 // every module the HTTP thread has loaded. Workers load modules of their own, not counted here.
-import { openStore } from "../../src/db/connection";
+import { openSqliteStorage } from "../../src/db/sqlite/storage";
 import { createDeps } from "../../src/api/deps";
 import { API_ROUTES, createApp } from "../../src/api/app";
 import { createOrg } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
-const store = openStore(":memory:");
+const storage = openSqliteStorage(":memory:");
 const clock = () => new Date();
-const deps = createDeps(store, clock, { engineConcurrency: 1 });
+const deps = createDeps(storage, clock, { engineConcurrency: 1 });
 const app = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${app.server!.port}`;
-const key = createKey(store.db, clock, createOrg(store.db, clock, { name: "probe", plan: "scale", billingDay: 1 }), "live").key;
+const key = (await createKey(storage, clock, await createOrg(storage, clock, { name: "probe", plan: "scale", billingDay: 1 }), "live")).key;
 
 const served: Record<string, number[]> = {};
 async function post(path: string, body: BodyInit, contentType: string): Promise<Response> {
@@ -36,4 +36,4 @@ const untried = API_ROUTES.filter((route) => route.body && !served[`${route.meth
 console.log(JSON.stringify({ served, untried, loaded: Object.keys(require.cache) }));
 deps.close();
 app.stop(true);
-store.close();
+void storage.close();

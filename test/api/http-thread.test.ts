@@ -58,7 +58,7 @@ test("after serving every route that takes a body, XML and PDF alike, the HTTP t
 }, 120_000);
 
 const h = startValidatingHarness();
-const key = h.key(h.org("neighbour", "scale"), "live");
+const key = await h.key(await h.org("neighbour", "scale"), "live");
 
 /** A UBL invoice of about 1 MB (its line repeated), which takes a good fraction of a second to read. */
 function largeInvoice(): string {

@@ -8,9 +8,9 @@ afterAll(() => h.close());
 
 describe("GET /v1/me", () => {
   test("describes a live key on a paid plan, its window anchored on the billing day", async () => {
-    const org = h.org("acme", "growth", 15);
-    const created = createKey(h.store.db, h.clock.read, org, "live");
-    for (let i = 0; i < 3; i++) spendUnit(h.store.db, h.clock.now, org, true);
+    const org = await h.org("acme", "growth", 15);
+    const created = await createKey(h.storage, h.clock.read, org, "live");
+    for (let i = 0; i < 3; i++) await spendUnit(h.storage, h.clock.now, org, true);
     const res = await h.get("/v1/me", created.key);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-livemode")).toBe("true");
@@ -29,8 +29,8 @@ describe("GET /v1/me", () => {
   });
 
   test("a test key sees the sandbox allowance, reset on the 1st of the next UTC month", async () => {
-    const org = h.org("sandboxed", "scale", 15);
-    const res = await h.get("/v1/me", h.key(org, "test"));
+    const org = await h.org("sandboxed", "scale", 15);
+    const res = await h.get("/v1/me", await h.key(org, "test"));
     expect(res.headers.get("x-service-livemode")).toBe("false");
     const { data } = await envelope(res);
     expect(data.keyPrefix).toBe("svc_test");
@@ -40,15 +40,15 @@ describe("GET /v1/me", () => {
   });
 
   test("the free plan has a null plan id", async () => {
-    const { data } = await envelope(await h.get("/v1/me", h.key(h.org("free-co"), "live")));
+    const { data } = await envelope(await h.get("/v1/me", await h.key(await h.org("free-co"), "live")));
     expect(data.plan).toEqual({ id: null, name: "Free" });
     expect(data.rateLimitPerMinute).toBe(10);
     expect(data.quota.limit).toBe(20);
   });
 
   test("costs no quota", async () => {
-    const org = h.org("counted", "starter");
-    const key = h.key(org, "live");
+    const org = await h.org("counted", "starter");
+    const key = await h.key(org, "live");
     for (let i = 0; i < 5; i++) await h.get("/v1/me", key);
     const { data } = await envelope(await h.get("/v1/me", key));
     expect(data.quota.used).toBe(0);

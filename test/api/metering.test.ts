@@ -11,23 +11,23 @@ const work = (key: string, body: object) =>
 
 describe("quota over HTTP", () => {
   test("50 parallel requests against 10 remaining units spend exactly 10", async () => {
-    const org = h.org("parallel", "scale");
-    const key = h.key(org, "live");
-    spendUnit(h.store.db, h.clock.now, org, true);
-    h.store.sqlite.run("UPDATE quota_windows SET used = 49990 WHERE org_id = ?", [org.id]);
+    const org = await h.org("parallel", "scale");
+    const key = await h.key(org, "live");
+    await spendUnit(h.storage, h.clock.now, org, true);
+    h.storage.sqlite.run("UPDATE quota_windows SET used = 49990 WHERE org_id = ?", [org.id]);
     const answers = await Promise.all(Array.from({ length: 50 }, () => work(key, { action: "ok" })));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length + statuses.filter((s) => s === 503).length).toBe(10);
     expect(statuses.filter((s) => s === 429).length).toBe(40);
-    const usage = quotaStatus(h.store.db, h.clock.now, org, true);
+    const usage = await quotaStatus(h.storage, h.clock.now, org, true);
     // Shed requests (503) gave their unit back; the others kept theirs.
     expect(usage.used).toBe(49_990 + statuses.filter((s) => s === 200).length);
   }, 30_000);
 
   test("QUOTA_EXCEEDED names the usage and Retry-After is the time to the window end", async () => {
-    const org = h.org("spent", "free", 10);
-    const key = h.key(org, "live");
-    for (let i = 0; i < 20; i++) spendUnit(h.store.db, h.clock.now, org, true);
+    const org = await h.org("spent", "free", 10);
+    const key = await h.key(org, "live");
+    for (let i = 0; i < 20; i++) await spendUnit(h.storage, h.clock.now, org, true);
     const res = await work(key, { action: "ok" });
     expect(res.status).toBe(429);
     const body = await envelope(res);
@@ -39,9 +39,9 @@ describe("quota over HTTP", () => {
   });
 
   test("a test key meters against the sandbox allowance with a month-end Retry-After", async () => {
-    const org = h.org("sandbox", "scale", 20);
-    const key = h.key(org, "test");
-    for (let i = 0; i < 400; i++) spendUnit(h.store.db, h.clock.now, org, false);
+    const org = await h.org("sandbox", "scale", 20);
+    const key = await h.key(org, "test");
+    for (let i = 0; i < 400; i++) await spendUnit(h.storage, h.clock.now, org, false);
     const res = await work(key, { action: "ok" });
     expect((await envelope(res)).error.code).toBe("QUOTA_EXCEEDED");
     expect(res.headers.get("retry-after")).toBe(String((Date.parse("2026-04-01T00:00:00Z") - h.clock.now.getTime()) / 1000));
@@ -50,12 +50,12 @@ describe("quota over HTTP", () => {
 
 describe("refunds", () => {
   test("a caller's fault keeps the unit; a service fault returns it and says so", async () => {
-    const org = h.org("refunds", "starter");
-    const key = h.key(org, "live");
+    const org = await h.org("refunds", "starter");
+    const key = await h.key(org, "live");
     const rejected = await work(key, { action: "reject" });
     expect(rejected.status).toBe(422);
     expect(rejected.headers.get("x-service-quota-refunded")).toBeNull();
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(1);
 
     const crashed = await work(key, { action: "crash" });
     expect(crashed.status).toBe(500);
@@ -63,33 +63,33 @@ describe("refunds", () => {
     expect(body.error.code).toBe("INTERNAL_ERROR");
     expect(body.error.incidentId.length).toBeLessThanOrEqual(20);
     expect(crashed.headers.get("x-service-quota-refunded")).toBe("true");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(1);
   });
 
   test("past 50 compute-consuming refunds in the clock hour the header says false", async () => {
-    const org = h.org("capped", "scale");
-    const key = h.key(org, "live");
+    const org = await h.org("capped", "scale");
+    const key = await h.key(org, "live");
     const headers: (string | null)[] = [];
     for (let i = 0; i < 51; i++) headers.push((await work(key, { action: "crash" })).headers.get("x-service-quota-refunded"));
     expect(headers.slice(0, 50).every((v) => v === "true")).toBe(true);
     expect(headers[50]).toBe("false");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(1);
   });
 
   test("test keys are refunded without a header", async () => {
-    const org = h.org("test-refund", "free");
-    const key = h.key(org, "test");
+    const org = await h.org("test-refund", "free");
+    const key = await h.key(org, "test");
     const res = await work(key, { action: "crash" });
     expect(res.status).toBe(500);
     expect(res.headers.get("x-service-quota-refunded")).toBeNull();
-    expect(quotaStatus(h.store.db, h.clock.now, org, false).used).toBe(0);
+    expect((await quotaStatus(h.storage, h.clock.now, org, false)).used).toBe(0);
   });
 });
 
 describe("engine queue and request deadline", () => {
   test("a request that cannot start before the deadline is 503 ENGINE_UNAVAILABLE with Retry-After and a refund", async () => {
-    const org = h.org("queued", "scale");
-    const key = h.key(org, "live");
+    const org = await h.org("queued", "scale");
+    const key = await h.key(org, "live");
     // One slot, deadline 400 ms. A holds the slot for 350 ms; B starts then and is cut off at its
     // deadline (compute consumed) but keeps the slot; C never gets to start (nothing computed); D finds the queue full.
     const a = work(key, { action: "sleep", ms: 350 });
@@ -116,16 +116,16 @@ describe("engine queue and request deadline", () => {
       expect(body.error.code).toBe("ENGINE_UNAVAILABLE");
       expect(body.error.incidentId).toBeString();
     }
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(1);
   });
 
   test("a job running past the deadline is cut off, answered 503 and refunded under the hourly cap", async () => {
-    const org = h.org("slow", "scale");
-    const key = h.key(org, "live");
+    const org = await h.org("slow", "scale");
+    const key = await h.key(org, "live");
     const res = await work(key, { action: "sleep", ms: 5000 });
     expect(res.status).toBe(503);
     expect((await envelope(res)).error.message).toContain("deadline");
     expect(res.headers.get("x-service-quota-refunded")).toBe("true");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(0);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import { envelope, startHarness } from "../support/harness";
 
 const h = startHarness();
 afterAll(() => h.close());
-const acme = h.key(h.org("acme", "starter"), "live");
-const other = h.key(h.org("other", "starter"), "live");
+const acme = await h.key(await h.org("acme", "starter"), "live");
+const other = await h.key(await h.org("other", "starter"), "live");
 const json = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 const del = (path: string, key: string) => fetch(h.base + path, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
 

@@ -11,8 +11,8 @@ const rate = (res: Response) => ["x-ratelimit-limit", "x-ratelimit-remaining", "
 
 describe("per-minute burst", () => {
   test("the whole allowance may be spent at once; the next request is 429 RATE_LIMITED with Retry-After", async () => {
-    const org = h.org("burst", "free");
-    const key = h.key(org, "live");
+    const org = await h.org("burst", "free");
+    const key = await h.key(org, "live");
     const answers = await Promise.all(Array.from({ length: 10 }, () => h.get("/v1/me", key)));
     expect(answers.every((r) => r.status === 200)).toBe(true);
     expect(answers.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -30,9 +30,9 @@ describe("per-minute burst", () => {
   });
 
   test("test and live keys have separate counters; test keys get 30 per minute on any plan", async () => {
-    const org = h.org("modes", "free");
-    const live = h.key(org, "live");
-    const testKey = h.key(org, "test");
+    const org = await h.org("modes", "free");
+    const live = await h.key(org, "live");
+    const testKey = await h.key(org, "test");
     for (let i = 0; i < 10; i++) await h.get("/v1/me", live);
     expect((await h.get("/v1/me", live)).status).toBe(429);
     const first = await h.get("/v1/me", testKey);
@@ -41,9 +41,9 @@ describe("per-minute burst", () => {
   });
 
   test("all keys of an organization share its counter", async () => {
-    const org = h.org("shared", "free");
-    const a = h.key(org, "live");
-    const b = h.key(org, "live");
+    const org = await h.org("shared", "free");
+    const a = await h.key(org, "live");
+    const b = await h.key(org, "live");
     for (let i = 0; i < 5; i++) await h.get("/v1/me", a);
     const res = await h.get("/v1/me", b);
     expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
@@ -76,21 +76,21 @@ describe("abuse throttle", () => {
   };
 
   test("sustained pressure past the burst throttles that key mode on every route for the throttle window", async () => {
-    const org = h.org("abuser", "free");
-    const live = h.key(org, "live");
+    const org = await h.org("abuser", "free");
+    const live = await h.key(org, "live");
     await provoke(live, 10);
     expect(await throttledFor(live)).toBe(THROTTLE.windowMs / 1000);
     // Another live key of the organization is throttled too, on any route under /v1.
-    const other = h.key(org, "live");
+    const other = await h.key(org, "live");
     expect(await throttledFor(other)).toBe(THROTTLE.windowMs / 1000);
     h.clock.advance(THROTTLE.windowMs + 1000);
     expect((await h.get("/v1/me", live)).status).toBe(200);
   });
 
   test("test-key pressure never throttles the organization's live keys, nor the other way round", async () => {
-    const org = h.org("sandbox-pressure", "free");
-    const live = h.key(org, "live");
-    const testKey = h.key(org, "test");
+    const org = await h.org("sandbox-pressure", "free");
+    const live = await h.key(org, "live");
+    const testKey = await h.key(org, "test");
     await provoke(testKey, 30);
     expect(await throttledFor(testKey)).toBe(THROTTLE.windowMs / 1000);
     for (let i = 0; i < 5; i++) {
@@ -107,8 +107,8 @@ describe("abuse throttle", () => {
   });
 
   test("light polling while throttled does not extend it: the client is free when the window ends", async () => {
-    const org = h.org("poller", "free");
-    const live = h.key(org, "live");
+    const org = await h.org("poller", "free");
+    const live = await h.key(org, "live");
     await provoke(live, 10);
     const start = h.clock.now.getTime();
     // One request every 30 s (2 a minute, well inside the allowance of 10): Retry-After counts down.
@@ -125,8 +125,8 @@ describe("abuse throttle", () => {
   });
 
   test("requests past the allowance while throttled extend it, never beyond the cap from its start", async () => {
-    const org = h.org("hammer", "free");
-    const live = h.key(org, "live");
+    const org = await h.org("hammer", "free");
+    const live = await h.key(org, "live");
     await provoke(live, 10);
     const start = h.clock.now.getTime();
     // Every minute, twice the allowance: the requests past it push the end out to a full window.
@@ -141,8 +141,8 @@ describe("abuse throttle", () => {
   });
 
   test("a throttled answer says no budget is left until the throttle ends, even once the burst minute has rolled", async () => {
-    const org = h.org("throttle-headers", "free");
-    const live = h.key(org, "live");
+    const org = await h.org("throttle-headers", "free");
+    const live = await h.key(org, "live");
     await provoke(live, 10);
     // The burst counter has emptied a minute later; the throttle still admits nothing.
     h.clock.advance(61_000);
@@ -177,8 +177,8 @@ describe("the rate-limit headers on every /v1 answer", () => {
   });
 
   test("answers to a known key carry its organization's counter, whatever refuses the request", async () => {
-    const org = h.org("early-answers", "starter");
-    const key = h.key(org, "live");
+    const org = await h.org("early-answers", "starter");
+    const key = await h.key(org, "live");
     const work = (body: string, headers: Record<string, string> = {}) =>
       h.post("/v1/test-work", body, { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers });
     const answers = [
@@ -187,8 +187,8 @@ describe("the rate-limit headers on every /v1 answer", () => {
       await work(JSON.stringify({ standard: "cii", action: "ok" })),
     ];
     expect(answers.map((r) => r.status)).toEqual([415, 413, 400]);
-    spendUnit(h.store.db, h.clock.now, org, true);
-    h.store.sqlite.run("UPDATE quota_windows SET used = quota_limit WHERE org_id = ?", [org.id]);
+    await spendUnit(h.storage, h.clock.now, org, true);
+    h.storage.sqlite.run("UPDATE quota_windows SET used = quota_limit WHERE org_id = ?", [org.id]);
     const spent = await work(JSON.stringify({ standard: "xrechnung", action: "ok" }));
     expect((await envelope(spent)).error.code).toBe("QUOTA_EXCEEDED");
     answers.push(spent);

@@ -6,8 +6,8 @@ import { quotaStatus } from "../../src/accounts/quota";
 
 const h = startHarness({ routes: [workRoute] });
 afterAll(() => h.close());
-const org = h.org("bodies", "scale");
-const key = h.key(org, "live");
+const org = await h.org("bodies", "scale");
+const key = await h.key(org, "live");
 const json = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 
 /** Sends raw bytes and returns what the server answered first, without ever finishing the body. */
@@ -41,7 +41,7 @@ describe("request bodies", () => {
     expect(answer.startsWith("HTTP/1.1 413")).toBe(true);
     expect(answer).toContain('"code":"VALIDATION_ERROR"');
     expect(answer.toLowerCase()).toContain("x-request-id:");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(0);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(0);
   });
 
   test("a chunked body is cut off when it passes the cap", async () => {
@@ -55,7 +55,7 @@ describe("request bodies", () => {
     const res = await fetch(h.base + "/v1/test-work", { method: "POST", body: big, headers: json, duplex: "half" } as RequestInit);
     expect(res.status).toBe(413);
     expect((await envelope(res)).error.code).toBe("VALIDATION_ERROR");
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(0);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(0);
   });
 
   test("a content type the route does not take is 415", async () => {
@@ -115,7 +115,7 @@ describe("schema failures: details.fields", () => {
     expect(got).toContainEqual(expect.objectContaining({ path: "/invoice/lines/1/quantity", keyword: "type" }));
   });
 
-  test("schema failures spend no quota", () => {
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(0);
+  test("schema failures spend no quota", async () => {
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(0);
   });
 });

@@ -11,8 +11,8 @@ import { pinReader } from "../../src/rulesets/sync";
 import { cannotRun } from "../support/requirements";
 
 const h = startValidatingHarness({ now: new Date("2026-11-22T10:00:00Z") });
-const org = h.org("versions", "scale");
-const key = h.key(org, "live");
+const org = await h.org("versions", "scale");
+const key = await h.key(org, "live");
 
 const XRECHNUNG_UBL = "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml";
 const PEPPOL = "peppol-bis3/rules/examples/Allowance-example.xml";
@@ -125,9 +125,9 @@ describe.skipIf(cannotRun("channels and pins over HTTP", corpusMissing ?? mirror
   }, 60_000);
 
   test("the organization default applies without a header; the header wins over it", async () => {
-    const other = h.org("prefers-previous", "scale");
-    const otherKey = h.key(other, "live");
-    setRulesetChannel(h.store.db, other, "previous");
+    const other = await h.org("prefers-previous", "scale");
+    const otherKey = await h.key(other, "live");
+    await setRulesetChannel(h.storage, other, "previous");
     expect((await envelope(await h.get("/v1/me", otherKey))).data.org.rulesetChannel).toBe("previous");
     const post = (header?: string) =>
       h.post("/v1/validate", corpus(XRECHNUNG_UBL), { authorization: `Bearer ${otherKey}`, "content-type": "application/xml", ...(header ? { "service-ruleset": header } : {}) });
@@ -146,7 +146,7 @@ describe.skipIf(cannotRun("channels and pins over HTTP", corpusMissing ?? mirror
     expect(before.driftCheckedAt).toBeUndefined();
     const files = ["ubl_xsd", "xrechnung_severity_overrides", "en16931_ubl_schematron", "xrechnung_schematron"];
     const { pins } = await import("../../src/rulesets/pins");
-    await runDriftCheck(h.store.db, () => new Date("2026-11-22T02:00:00Z"), pinReader(RULESETS_DIR), pins.filter((p) => files.includes(p.key)));
+    await runDriftCheck(h.storage, () => new Date("2026-11-22T02:00:00Z"), pinReader(RULESETS_DIR), pins.filter((p) => files.includes(p.key)));
     // The drift state is re-read at most once a minute.
     h.clock.advance(61_000);
     const after = (await envelope(await validate(XRECHNUNG_UBL))).data;

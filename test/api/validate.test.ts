@@ -10,8 +10,8 @@ import { cannotRun } from "../support/requirements";
 const noCorpus = cannotRun("POST /v1/validate on corpus documents", corpusMissing);
 
 const h = startValidatingHarness();
-const org = h.org("validator", "scale");
-const key = h.key(org, "live");
+const org = await h.org("validator", "scale");
+const key = await h.key(org, "live");
 
 const XRECHNUNG_UBL = "xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml";
 const corpus = (path: string) => readFileSync(CORPUS_DIR + path);
@@ -44,7 +44,7 @@ describe.skipIf(noCorpus)("POST /v1/validate", () => {
   }, 60_000);
 
   test("an invalid document is a 200 verdict with rule findings, and costs one unit", async () => {
-    const before = quotaStatus(h.store.db, h.clock.now, org, true).used;
+    const before = (await quotaStatus(h.storage, h.clock.now, org, true)).used;
     const broken = new TextDecoder().decode(corpus(XRECHNUNG_UBL)).replace(/<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, "");
     const res = await validate(broken);
     expect(res.status).toBe(200);
@@ -57,7 +57,7 @@ describe.skipIf(noCorpus)("POST /v1/validate", () => {
       expect(f.message).toBeString();
     }
     expect(res.headers.get("x-validation")).toMatch(/^fail; \d+ errors?, /);
-    expect(quotaStatus(h.store.db, h.clock.now, org, true).used).toBe(before + 1);
+    expect((await quotaStatus(h.storage, h.clock.now, org, true)).used).toBe(before + 1);
   }, 60_000);
 
   test("a hybrid PDF is judged through its embedded XML; the seal hashes the PDF bytes", async () => {
@@ -197,8 +197,8 @@ describe("hostile XML", () => {
 describe("a layer that cannot run", () => {
   test("is 503 ENGINE_UNAVAILABLE with a refund, never a verdict", async () => {
     const broken = startHarness();
-    const brokenOrg = broken.org("broken", "starter");
-    const brokenKey = broken.key(brokenOrg, "live");
+    const brokenOrg = await broken.org("broken", "starter");
+    const brokenKey = await broken.key(brokenOrg, "live");
     broken.deps.workers = () =>
       ({ validate: async () => Promise.reject(new EngineUnavailable("a validation layer could not run: no compiled stylesheet", true, 5)) }) as never;
     try {
@@ -209,7 +209,7 @@ describe("a layer that cannot run", () => {
       expect(body.error.incidentId).toBeString();
       expect(res.headers.get("x-service-quota-refunded")).toBe("true");
       expect(res.headers.get("retry-after")).toBe("5");
-      expect(quotaStatus(broken.store.db, broken.clock.now, brokenOrg, true).used).toBe(0);
+      expect((await quotaStatus(broken.storage, broken.clock.now, brokenOrg, true)).used).toBe(0);
     } finally {
       broken.close();
     }

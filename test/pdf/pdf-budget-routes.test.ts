@@ -8,7 +8,7 @@ import { envelope, startValidatingHarness } from "../support/harness.ts";
 import { flate, hybridPdf, zeros } from "./raw-pdf.ts";
 
 const h = startValidatingHarness();
-const key = h.key(h.org("bomber", "scale"), "live");
+const key = await h.key(await h.org("bomber", "scale"), "live");
 const post = (route: string, body: Uint8Array) => h.post(route, body as BodyInit, { authorization: `Bearer ${key}`, "content-type": "application/pdf" });
 
 const INVOICE = { dict: "", data: new TextEncoder().encode(`<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>`) };

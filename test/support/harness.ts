@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "bun:test";
-import { openStore, type Store } from "../../src/db/connection";
+import { openSqliteStorage, type SqliteStorage } from "../../src/db/sqlite/storage";
 import { createDeps, type ApiConfig, type Deps } from "../../src/api/deps";
 import { createApp } from "../../src/api/app";
 import { createOrg, type Organization } from "../../src/accounts/orgs";
@@ -17,12 +17,12 @@ export class TestClock {
 }
 
 export interface Harness {
-  store: Store;
+  storage: SqliteStorage;
   clock: TestClock;
   deps: Deps;
   base: string;
-  org(name: string, plan?: string, billingDay?: number): Organization;
-  key(org: Organization, mode: "live" | "test"): string;
+  org(name: string, plan?: string, billingDay?: number): Promise<Organization>;
+  key(org: Organization, mode: "live" | "test"): Promise<string>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: BodyInit | null, headers?: Record<string, string>): Promise<Response>;
   close(): void;
@@ -30,23 +30,23 @@ export interface Harness {
 
 /** A real server on a free loopback port over an in-memory database. */
 export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>; routes?: RouteDef[]; dbPath?: string; lifecycle?: RulesetLifecycle } = {}): Harness {
-  const store = openStore(options.dbPath ?? ":memory:");
+  const storage = openSqliteStorage(options.dbPath ?? ":memory:");
   const clock = new TestClock(options.now ?? new Date("2026-11-22T12:00:00Z"));
-  const deps = createDeps(store, clock.read, options.config, options.lifecycle);
+  const deps = createDeps(storage, clock.read, options.config, options.lifecycle);
   const app = createApp(deps, options.routes ?? []).listen({ port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${app.server!.port}`;
   return {
-    store,
+    storage,
     clock,
     deps,
     base,
-    org: (name, plan = "free", billingDay = 1) => createOrg(store.db, clock.read, { name, plan, billingDay }),
-    key: (org, mode) => createKey(store.db, clock.read, org, mode).key,
+    org: (name, plan = "free", billingDay = 1) => createOrg(storage, clock.read, { name, plan, billingDay }),
+    key: async (org, mode) => (await createKey(storage, clock.read, org, mode)).key,
     get: (path, key, headers = {}) => fetch(base + path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
     post: (path, body, headers = {}) => fetch(base + path, { method: "POST", body, headers }),
     close: () => {
       app.stop(true);
-      store.close();
+      void storage.close();
     },
   };
 }

@@ -81,13 +81,13 @@ describe("every path settles the job and frees the slot", () => {
     const pool = scriptedPool(1);
     const order = (note: string) => ({ request: { invoice: { note } }, livemode: true }) as unknown as InvoiceOrder;
     let spent = 0;
-    const spend = () => void spent++;
+    const spend = async () => void spent++;
     expect((await pool.generate(order("ok"), spend, never)) as unknown).toEqual({ done: "ok" });
     expect(spent).toBe(1);
     expect(await failure(pool.generate(order("refuse"), spend, never))).toBeInstanceOf(DomainError);
     expect(spent).toBe(1);
     const noUnit = new Error("no unit left");
-    expect(await failure(pool.generate(order("ok"), () => { throw noUnit; }, never))).toBe(noUnit);
+    expect(await failure(pool.generate(order("ok"), async () => { throw noUnit; }, never))).toBe(noUnit);
     expect(await failure(pool.generate(order("ok/exit"), spend, never))).toMatchObject({ computed: true, message: expect.stringContaining("the engine worker stopped") });
     expect(spent).toBe(2);
     expect(await job(pool, "ok")).toEqual({ done: "ok" });

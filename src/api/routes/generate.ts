@@ -14,8 +14,8 @@ import { lostElementsHeader, versionBlock } from "../output-headers";
 import { findTemplate, storedDefinition, type StoredTemplate } from "../../templates/store";
 import type { RequestContext } from "../route";
 
-function storedTemplate(ctx: RequestContext<"key">, ref: string): StoredTemplate {
-  const stored = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ref);
+async function storedTemplate(ctx: RequestContext<"key">, ref: string): Promise<StoredTemplate> {
+  const stored = await findTemplate(ctx.deps.storage, ctx.caller.org.id, ref);
   if (!stored) throw new ApiError(404, "PDF_TEMPLATE_NOT_FOUND", `no PDF template '${ref}' in this organization`);
   return stored;
 }
@@ -115,7 +115,7 @@ export const generateRoute = defineRoute<GenerateRequestInput>({
     metered: true,
   },
   async handle(ctx, { body }) {
-    const stored = body.output === "pdf" && body.pdfTemplateId ? storedTemplate(ctx, body.pdfTemplateId) : undefined;
+    const stored = body.output === "pdf" && body.pdfTemplateId ? await storedTemplate(ctx, body.pdfTemplateId) : undefined;
     // One job in a worker: a refused request costs nothing, a generated document its unit.
     const made = await meteredFromSpend(ctx, (signal, spend) => ctx.deps.workers().generate(orderOf(ctx, body, stored), spend, signal));
     if (made.result.verified && !made.result.valid) throw invalidInvoice(made);

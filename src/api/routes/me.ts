@@ -40,7 +40,7 @@ export const meRoute = defineRoute({
     errors: [],
     response: { data: Account },
   },
-  handle(ctx) {
+  async handle(ctx) {
     const { key, presentedKey, org, livemode } = ctx.caller;
     const plan = PLANS[org.plan];
     return {
@@ -50,7 +50,7 @@ export const meRoute = defineRoute({
       org: { id: org.id, name: org.name, rulesetChannel: org.rulesetChannel },
       plan: { id: plan.planId, name: plan.name },
       rateLimitPerMinute: allowanceFor(org.plan, livemode).burstPerMinute,
-      quota: quotaStatus(ctx.deps.store.db, ctx.deps.clock(), org, livemode),
+      quota: await quotaStatus(ctx.deps.storage, ctx.deps.clock(), org, livemode),
     };
   },
 });

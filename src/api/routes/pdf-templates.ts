@@ -45,7 +45,7 @@ export const createTemplateRoute = defineRoute<{ name: string; definition: Templ
     // The logo is caller bytes to decode: an engine worker checks it, under the queue and deadline.
     const problems = await unmetered(ctx, (signal) => ctx.deps.workers().designProblems(body.definition, signal));
     if (problems.length) throw badRequest(`the template cannot be drawn: ${problems.map((p) => p.message).join("; ")}`, problems.map((p) => ({ ...p, keyword: "logo" })));
-    return createTemplate(ctx.deps.store.db, ctx.deps.clock, ctx.caller.org.id, body.name, body.definition);
+    return createTemplate(ctx.deps.storage, ctx.deps.clock, ctx.caller.org.id, body.name, body.definition);
   },
 });
 
@@ -54,7 +54,7 @@ export const listTemplatesRoute = defineRoute({
   path: "/v1/pdf-templates",
   auth: "key",
   doc: { summary: "List the organization's PDF templates", tags, errors: [], response: { data: Type.Array(StoredTemplate) } },
-  handle: (ctx) => listTemplates(ctx.deps.store.db, ctx.caller.org.id),
+  handle: (ctx) => listTemplates(ctx.deps.storage, ctx.caller.org.id),
 });
 
 export const getTemplateRoute = defineRoute({
@@ -62,8 +62,8 @@ export const getTemplateRoute = defineRoute({
   path: "/v1/pdf-templates/:ref",
   auth: "key",
   doc: { summary: "One PDF template by its ref", tags, params, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: StoredTemplate } },
-  handle(ctx) {
-    const found = findTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref);
+  async handle(ctx) {
+    const found = await findTemplate(ctx.deps.storage, ctx.caller.org.id, ctx.params.ref);
     if (!found) throw notFound(ctx.params.ref);
     return found;
   },
@@ -74,8 +74,8 @@ export const deleteTemplateRoute = defineRoute({
   path: "/v1/pdf-templates/:ref",
   auth: "key",
   doc: { summary: "Delete a PDF template", tags, params, errors: ["PDF_TEMPLATE_NOT_FOUND"], response: { data: Type.Object({ ref: Type.String(), deleted: Type.Literal(true) }) } },
-  handle(ctx) {
-    if (!deleteTemplate(ctx.deps.store.db, ctx.caller.org.id, ctx.params.ref)) throw notFound(ctx.params.ref);
+  async handle(ctx) {
+    if (!(await deleteTemplate(ctx.deps.storage, ctx.caller.org.id, ctx.params.ref))) throw notFound(ctx.params.ref);
     return { ref: ctx.params.ref.toUpperCase(), deleted: true };
   },
 });

@@ -59,7 +59,7 @@ export const validateRoute = defineRoute<BinaryBody, { format?: FormatHint; laye
     const ruleset = rulesetChoice(ctx, ctx.request.headers.get("service-ruleset"));
     const outcome = await metered(ctx, (signal) => ctx.deps.workers().validate({ bytes: body.bytes, hint, ruleset }, signal));
     if (!outcome.ok) throw badRequest(outcome.message);
-    const result = withDriftCheck(outcome.result, ctx.deps.drift.checkedAt(outcome.result.rulesetArtifacts ?? [], ctx.deps.clock().getTime()));
+    const result = withDriftCheck(outcome.result, await ctx.deps.drift.checkedAt(outcome.result.rulesetArtifacts ?? [], ctx.deps.clock().getTime()));
     for (const [name, value] of Object.entries(resultHeaders(result))) ctx.headers.set(name, value);
     if (outcome.rulesetResolved) ctx.headers.set("Service-Ruleset-Resolved", outcome.rulesetResolved);
     return query.layers === "true" ? { ...result, layers: outcome.layers } : result;

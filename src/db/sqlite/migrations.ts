@@ -15,6 +15,7 @@ export const migrationSql: Record<string, string> = {
 };
 
 interface MigrationMeta {
+  tag: string;
   sql: string[];
   bps: boolean;
   folderMillis: number;
@@ -25,8 +26,9 @@ interface MigrationMeta {
 export function embeddedMigrations(): MigrationMeta[] {
   return journal.entries.map((entry) => {
     const text = migrationSql[entry.tag];
-    if (text === undefined) throw new Error(`migration ${entry.tag} is in the journal but not embedded in src/db/migrations.ts`);
+    if (text === undefined) throw new Error(`migration ${entry.tag} is in the journal but not embedded in src/db/sqlite/migrations.ts`);
     return {
+      tag: entry.tag,
       sql: text.split("--> statement-breakpoint"),
       bps: entry.breakpoints,
       folderMillis: entry.when,
