@@ -139,6 +139,9 @@ describe("FatturaPA SDI advisories", () => {
     await none(mutate(mutate(base, LINE_2, "<AliquotaIVA>22.00</AliquotaIVA><Ritenuta>SI</Ritenuta></DettaglioLinee>"), NUMERO, ritenuta));
     await none(reverseCharge("I"));
     await none(mutate(base, NUMERO, "</Numero><ScontoMaggiorazione><Tipo>SC</Tipo><Importo>10.00</Importo></ScontoMaggiorazione>"));
+    // Our writer routes a buyer abroad with an Italian VAT number as an Italian buyer, not by XXXXXXX.
+    const abroad = scenario("export outside the EU (G)");
+    await none(write({ ...abroad, buyer: { ...abroad.buyer, vatId: "IT09876543210" } }).xml);
   });
 
   test("TD16 may state Natura beside a rate (no 00401)", async () => {
