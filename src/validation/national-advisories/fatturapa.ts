@@ -8,7 +8,7 @@
 
 import { add, compare, multiply, negate, sum, toFixed } from "../../model/decimal";
 import { CEILING as SEMPLIFICATA } from "../../syntax/fatturapa/semplificata";
-import { attrOf, createReader, type Element } from "../../syntax/xml-reader";
+import { attrOf, createReader, textOf, type Element } from "../../syntax/xml-reader";
 import { decimalOf, differ, type NationalRule, type Report } from "./rule";
 
 // FatturaPA qualifies only its root; every element below is in no namespace.
@@ -266,6 +266,9 @@ function partyRule(code: string, types: ReadonlySet<string>, refused: (tipo: str
   });
 }
 
+/** Caller text echoed in a message, cut to the length of any value the schemas allow, so a huge value costs no huge message. */
+const shown = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 /** 00474: a TD21 (self-invoice for exceeding the export plafond) charges VAT on every line, so no line is at a zero rate. */
 function plafondLines(root: Element, report: Report): void {
   for (const body of bodies(root)) {
@@ -301,7 +304,7 @@ function bothForeign(root: Element, report: Report): void {
   const buyerCountry = fpa.text(buyerId, "IdPaese");
   // A buyer without a VAT id is not weighed: SDI's check reads the buyer's IdFiscaleIVA.
   if (!buyerId || sellerCountry === undefined || buyerCountry === undefined || sellerCountry === "IT" || buyerCountry === "IT") return;
-  report(buyerId, `SDI would refuse the file (00476): the seller's IdPaese ${sellerCountry} and the buyer's IdPaese ${buyerCountry} are both other than IT; at least one party must be Italian.`);
+  report(buyerId, `SDI would refuse the file (00476): the seller's IdPaese ${shown(sellerCountry)} and the buyer's IdPaese ${shown(buyerCountry)} are both other than IT; at least one party must be Italian.`);
 }
 
 const trasmissione = (root: Element) => fpa.one(root, "FatturaElettronicaHeader/DatiTrasmissione");
@@ -309,10 +312,10 @@ const trasmissione = (root: Element) => fpa.one(root, "FatturaElettronicaHeader/
 /** 00313: CodiceDestinatario XXXXXXX routes an invoice to a buyer outside Italy, which SDI reads as a buyer VAT id from another country. */
 function foreignRoute(root: Element, report: Report): void {
   const code = fpa.one(trasmissione(root), "CodiceDestinatario");
-  if (code?.textContent?.trim() !== "XXXXXXX") return;
+  if (!code || textOf(code) !== "XXXXXXX") return;
   const country = fpa.text(identifiers(root, "CessionarioCommittente"), "IdFiscaleIVA/IdPaese");
   if (country !== undefined && country !== "IT") return;
-  report(code, `SDI would refuse the file (00313): CodiceDestinatario XXXXXXX is only for a buyer outside Italy, but the buyer's IdFiscaleIVA/IdPaese is ${country ?? "absent"}; give the buyer's own code, or 0000000.`);
+  report(code, `SDI would refuse the file (00313): CodiceDestinatario XXXXXXX is only for a buyer outside Italy, but the buyer's IdFiscaleIVA/IdPaese is ${country === undefined ? "absent" : shown(country)}; give the buyer's own code, or 0000000.`);
 }
 
 /** 00426: a PEC address is where SDI delivers when no channel is named, so it is given only with CodiceDestinatario 0000000. */
@@ -321,30 +324,33 @@ function pecWithCode(root: Element, report: Report): void {
   const pec = fpa.one(dati, "PECDestinatario");
   const code = fpa.text(dati, "CodiceDestinatario");
   if (!pec || code === undefined || code === "0000000") return;
-  report(pec, `SDI would refuse the file (00426): PECDestinatario is given with CodiceDestinatario ${code}; a PEC address goes only with CodiceDestinatario 0000000.`);
+  report(pec, `SDI would refuse the file (00426): PECDestinatario is given with CodiceDestinatario ${shown(code)}; a PEC address goes only with CodiceDestinatario 0000000.`);
 }
 
 /** CodiceDestinatario's length per FormatoTrasmissione: a public administration's office code has 6 characters, a private channel 7. */
-const ROUTE_LENGTH: Record<string, number> = { FPA12: 6, FPR12: 7 };
+const ROUTE_LENGTH = new Map([
+  ["FPA12", 6],
+  ["FPR12", 7],
+]);
 
 /** 00427: the code's length matches the format (the schema allows 6 or 7 whatever the format). */
 function routeLength(root: Element, report: Report): void {
   const dati = trasmissione(root);
   const formato = fpa.text(dati, "FormatoTrasmissione");
   const code = fpa.one(dati, "CodiceDestinatario");
-  const text = code?.textContent?.trim();
-  const wanted = formato === undefined ? undefined : ROUTE_LENGTH[formato];
+  const text = textOf(code);
+  const wanted = formato === undefined ? undefined : ROUTE_LENGTH.get(formato);
   if (!code || text === undefined || wanted === undefined || text.length === wanted) return;
-  report(code, `SDI would refuse the file (00427): CodiceDestinatario ${text} has ${text.length} characters, but FormatoTrasmissione ${formato} needs ${wanted}.`);
+  report(code, `SDI would refuse the file (00427): CodiceDestinatario ${shown(text)} has ${text.length} characters, but FormatoTrasmissione ${formato} needs ${wanted}.`);
 }
 
 /** 00428: FormatoTrasmissione repeats the root's versione attribute. */
 function formatoVersione(root: Element, report: Report): void {
   const formato = fpa.one(trasmissione(root), "FormatoTrasmissione");
-  const text = formato?.textContent?.trim();
+  const text = textOf(formato);
   const versione = attrOf(root, "versione");
   if (!formato || text === undefined || versione === undefined || text === versione) return;
-  report(formato, `SDI would refuse the file (00428): FormatoTrasmissione ${text} differs from the root's versione ${versione}; both name the same format.`);
+  report(formato, `SDI would refuse the file (00428): FormatoTrasmissione ${shown(text)} differs from the root's versione ${shown(versione)}; both name the same format.`);
 }
 
 const documento = (body: Element) => fpa.one(body, "DatiGenerali/DatiGeneraliDocumento");
@@ -353,8 +359,8 @@ const documento = (body: Element) => fpa.one(body, "DatiGenerali/DatiGeneraliDoc
 function numberDigit(root: Element, report: Report): void {
   for (const body of bodies(root)) {
     const numero = fpa.one(documento(body), "Numero");
-    const text = numero?.textContent ?? "";
-    if (numero && !/[0-9]/.test(text)) report(numero, `SDI would refuse the file (00425): Numero ${JSON.stringify(text.slice(0, 40))} has no digit; an invoice number must contain at least one.`);
+    const text = textOf(numero) ?? "";
+    if (numero && !/[0-9]/.test(text)) report(numero, `SDI would refuse the file (00425): Numero ${shown(text)} has no digit; an invoice number must contain at least one.`);
   }
 }
 
@@ -368,11 +374,11 @@ const isoDate = (text: string | undefined) => (text !== undefined && /^\d{4}-\d{
 function linkedDate(root: Element, report: Report): void {
   for (const body of bodies(root)) {
     const dataElement = fpa.one(documento(body), "Data");
-    const data = isoDate(dataElement?.textContent?.trim());
+    const data = isoDate(textOf(dataElement));
     if (!dataElement || data === undefined) continue;
     const linked = [...fpa.all(body, "DatiGenerali/DatiFattureCollegate/Data"), ...fpa.all(body, "DatiGenerali/DatiFatturaRettificata/DataFR")];
     for (const at of linked) {
-      const earlier = isoDate(at.textContent?.trim());
+      const earlier = isoDate(textOf(at));
       if (earlier !== undefined && data < earlier) {
         const field = at.localName === "DataFR" ? "DatiFatturaRettificata/DataFR" : "DatiFattureCollegate/Data";
         report(dataElement, `SDI would refuse the file (00418): Data ${data} is before ${field} ${earlier}, the date of the invoice it refers to; a document cannot predate it.`);
@@ -406,7 +412,7 @@ function changeAmount(code: string, path: string, field: string): NationalRule {
     for (const body of bodies(root)) {
       for (const change of fpa.all(body, path)) {
         if (!fpa.one(change, "Percentuale") && !fpa.one(change, "Importo"))
-          report(change, `SDI would refuse the file (${code}): ${field} has Tipo ${fpa.text(change, "Tipo") ?? "(none)"} but neither Percentuale nor Importo; say how much.`);
+          report(change, `SDI would refuse the file (${code}): ${field} has Tipo ${shown(fpa.text(change, "Tipo") ?? "")} but neither Percentuale nor Importo; say how much.`);
       }
     }
   });
@@ -418,7 +424,7 @@ function reverseChargeSplit(root: Element, report: Report): void {
     for (const row of summaries(body)) {
       const natura = fpa.text(row, "Natura");
       if (natura?.startsWith("N6") && fpa.text(row, "EsigibilitaIVA") === "S") {
-        report(row, `SDI would refuse the file (00420): this DatiRiepilogo row has Natura ${natura} (reverse charge) with EsigibilitaIVA S (split payment); reverse charge takes EsigibilitaIVA I or D.`);
+        report(row, `SDI would refuse the file (00420): this DatiRiepilogo row has Natura ${shown(natura)} (reverse charge) with EsigibilitaIVA S (split payment); reverse charge takes EsigibilitaIVA I or D.`);
       }
     }
   }
@@ -430,7 +436,8 @@ function ratePercent(root: Element, report: Report): void {
     for (const e of [...lines(body), ...cassa(body), ...summaries(body)]) {
       const rate = vatKey(e)?.rate;
       if (rate !== undefined && !isZero(rate) && compare(rate, "1") < 0) {
-        report(e, `SDI would refuse the file (00424): AliquotaIVA ${rate} of this ${e.localName} is not a percentage; a rate of ${toFixed(multiply(rate, "100"), 2)}% is written ${toFixed(multiply(rate, "100"), 2)}.`);
+        const percent = toFixed(multiply(rate, "100"), 2);
+        report(e, `SDI would refuse the file (00424): AliquotaIVA ${rate} of this ${e.localName} is not a percentage; a rate of ${percent}% is written ${percent}.`);
       }
     }
   }

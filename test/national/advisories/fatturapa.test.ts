@@ -156,4 +156,11 @@ describe("FatturaPA SDI advisories", () => {
     expect(advisoryIds(result)).not.toContain("FATTURAPA_00423_NOT_ENFORCED");
     expect(advisoryIds(result)).not.toContain("FATTURAPA_00421_NOT_ENFORCED");
   });
+
+  test("caller text a message echoes is cut, however long", async () => {
+    const result = await judge(mutate(base, "<Numero>INV-2025-005</Numero>", `<Numero>${"A".repeat(5000)}</Numero>`));
+    expect(result.valid).toBe(false);
+    const finding = result.warnings.find((w) => w.ruleId === "FATTURAPA_00425_NOT_ENFORCED");
+    expect(finding?.message.length).toBeLessThan(200);
+  });
 });
