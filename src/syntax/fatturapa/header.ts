@@ -17,7 +17,11 @@ export const VARIANTS = {
   semplificata: { formato: "FSM10", defaultTipo: "TD07", allowed: new Set(["TD07", "TD08", "TD09"]) },
 } as const;
 
-/** CodiceDestinatario when the caller gives none: foreign buyers are routed by XXXXXXX, others by PEC or the buyer's own SDI area. */
+/**
+ * CodiceDestinatario when the caller gives none: foreign buyers are routed by XXXXXXX, others by PEC
+ * or the buyer's own SDI area. SDI takes XXXXXXX only for a buyer whose IdFiscaleIVA is not Italian
+ * (00313), so a buyer abroad with an Italian VAT number is routed as an Italian one.
+ */
 const FOREIGN_ROUTE = "XXXXXXX";
 const NO_ROUTE = "0000000";
 
@@ -40,7 +44,8 @@ export function tipoDocumento(invoice: InvoiceInput, variant: Variant, check: Fi
 export function datiTrasmissione(invoice: InvoiceInput, sellerVat: string, variant: Variant): XmlNode {
   const italy = invoice.italy;
   const trasmittente = italy?.idTrasmittente ?? { country: sellerVat.slice(0, 2), id: sellerVat.slice(2) };
-  const route = italy?.codiceDestinatario?.toUpperCase() ?? (isItalian(invoice.buyer) ? NO_ROUTE : FOREIGN_ROUTE);
+  const italianVat = invoice.buyer.vatId?.slice(0, 2).toUpperCase() === "IT";
+  const route = italy?.codiceDestinatario?.toUpperCase() ?? (isItalian(invoice.buyer) || italianVat ? NO_ROUTE : FOREIGN_ROUTE);
   return always(
     "DatiTrasmissione",
     always("IdTrasmittente", leaf("IdPaese", trasmittente.country), leaf("IdCodice", trasmittente.id)),

@@ -2,12 +2,13 @@
 // (Agenzia delle Entrate, "Elenco controlli" of the FatturaPA specifiche tecniche 1.2.x; the codes
 // are SDI's scarto codes, which a ricevuta di scarto names). What SDI checks against its own
 // registers (duplicates 00404/00409, the VAT and fiscal code registry 00305/00306, the recipient
-// code 00311/00312) cannot be decided here and is not in the table. Text outside Basic Latin and
-// Latin-1 is not a row either: the pinned XSD's *LatinType patterns already make it a schema error.
+// code 00311/00312), the date of receipt (00403) cannot be decided here and is not in the table.
+// Text outside Basic Latin and Latin-1 is not a row either: the pinned XSD's *LatinType patterns
+// already make it a schema error; nor is 00419, which fires only where 00443 already does.
 
 import { add, compare, multiply, negate, sum, toFixed } from "../../model/decimal";
 import { CEILING as SEMPLIFICATA } from "../../syntax/fatturapa/semplificata";
-import { createReader, type Element } from "../../syntax/xml-reader";
+import { attrOf, createReader, textOf, type Element } from "../../syntax/xml-reader";
 import { decimalOf, differ, type NationalRule, type Report } from "./rule";
 
 // FatturaPA qualifies only its root; every element below is in no namespace.
@@ -265,6 +266,196 @@ function partyRule(code: string, types: ReadonlySet<string>, refused: (tipo: str
   });
 }
 
+/** Caller text echoed in a message, cut to the length of any value the schemas allow, so a huge value costs no huge message. */
+const shown = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
+/** 00474: a TD21 (self-invoice for exceeding the export plafond) charges VAT on every line, so no line is at a zero rate. */
+function plafondLines(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    if (tipoDocumento(body) !== "TD21") continue;
+    for (const line of lines(body)) {
+      const key = vatKey(line);
+      if (key && isZero(key.rate)) report(line, `SDI would refuse the file (00474): a TD21 (autofattura per splafonamento) charges VAT on every line, but this line has AliquotaIVA ${key.rate}; give the rate the purchase should have borne.`);
+    }
+  }
+}
+
+/**
+ * Where each root keeps a party's identifiers: the ordinaria under DatiAnagrafici, the semplificata
+ * the seller's IdFiscaleIVA directly and the buyer's under IdentificativiFiscali.
+ */
+function identifiers(root: Element, role: "CedentePrestatore" | "CessionarioCommittente"): Element | undefined {
+  const party = fpa.one(root, `FatturaElettronicaHeader/${role}`);
+  if (root.localName !== "FatturaElettronicaSemplificata") return fpa.one(party, "DatiAnagrafici");
+  return role === "CedentePrestatore" ? party : fpa.one(party, "IdentificativiFiscali");
+}
+
+/** 00417: the buyer is identified by its VAT id, its fiscal code or both; the schema makes both optional. */
+function buyerIdentified(root: Element, report: Report): void {
+  const ids = identifiers(root, "CessionarioCommittente");
+  if (!ids || fpa.one(ids, "IdFiscaleIVA") || fpa.one(ids, "CodiceFiscale")) return;
+  report(ids, `SDI would refuse the file (00417): the buyer (CessionarioCommittente) has neither IdFiscaleIVA nor CodiceFiscale; at least one must be given.`);
+}
+
+/** 00476: SDI carries invoices that concern Italy, so the seller and the buyer cannot both have a VAT id from another country. */
+function bothForeign(root: Element, report: Report): void {
+  const sellerCountry = fpa.text(identifiers(root, "CedentePrestatore"), "IdFiscaleIVA/IdPaese");
+  const buyerId = fpa.one(identifiers(root, "CessionarioCommittente"), "IdFiscaleIVA");
+  const buyerCountry = fpa.text(buyerId, "IdPaese");
+  // A buyer without a VAT id is not weighed: SDI's check reads the buyer's IdFiscaleIVA.
+  if (!buyerId || sellerCountry === undefined || buyerCountry === undefined || sellerCountry === "IT" || buyerCountry === "IT") return;
+  report(buyerId, `SDI would refuse the file (00476): the seller's IdPaese ${shown(sellerCountry)} and the buyer's IdPaese ${shown(buyerCountry)} are both other than IT; at least one party must be Italian.`);
+}
+
+const trasmissione = (root: Element) => fpa.one(root, "FatturaElettronicaHeader/DatiTrasmissione");
+
+/** 00313: CodiceDestinatario XXXXXXX routes an invoice to a buyer outside Italy, which SDI reads as a buyer VAT id from another country. */
+function foreignRoute(root: Element, report: Report): void {
+  const code = fpa.one(trasmissione(root), "CodiceDestinatario");
+  if (!code || textOf(code) !== "XXXXXXX") return;
+  const country = fpa.text(identifiers(root, "CessionarioCommittente"), "IdFiscaleIVA/IdPaese");
+  if (country !== undefined && country !== "IT") return;
+  report(code, `SDI would refuse the file (00313): CodiceDestinatario XXXXXXX is only for a buyer outside Italy, but the buyer's IdFiscaleIVA/IdPaese is ${country === undefined ? "absent" : shown(country)}; give the buyer's own code, or 0000000.`);
+}
+
+/** 00426: a PEC address is where SDI delivers when no channel is named, so it is given only with CodiceDestinatario 0000000. */
+function pecWithCode(root: Element, report: Report): void {
+  const dati = trasmissione(root);
+  const pec = fpa.one(dati, "PECDestinatario");
+  const code = fpa.text(dati, "CodiceDestinatario");
+  if (!pec || code === undefined || code === "0000000") return;
+  report(pec, `SDI would refuse the file (00426): PECDestinatario is given with CodiceDestinatario ${shown(code)}; a PEC address goes only with CodiceDestinatario 0000000.`);
+}
+
+/** CodiceDestinatario's length per FormatoTrasmissione: a public administration's office code has 6 characters, a private channel 7. */
+const ROUTE_LENGTH = new Map([
+  ["FPA12", 6],
+  ["FPR12", 7],
+]);
+
+/** 00427: the code's length matches the format (the schema allows 6 or 7 whatever the format). */
+function routeLength(root: Element, report: Report): void {
+  const dati = trasmissione(root);
+  const formato = fpa.text(dati, "FormatoTrasmissione");
+  const code = fpa.one(dati, "CodiceDestinatario");
+  const text = textOf(code);
+  const wanted = formato === undefined ? undefined : ROUTE_LENGTH.get(formato);
+  if (!code || text === undefined || wanted === undefined || text.length === wanted) return;
+  report(code, `SDI would refuse the file (00427): CodiceDestinatario ${shown(text)} has ${text.length} characters, but FormatoTrasmissione ${formato} needs ${wanted}.`);
+}
+
+/** 00428: FormatoTrasmissione repeats the root's versione attribute. */
+function formatoVersione(root: Element, report: Report): void {
+  const formato = fpa.one(trasmissione(root), "FormatoTrasmissione");
+  const text = textOf(formato);
+  const versione = attrOf(root, "versione");
+  if (!formato || text === undefined || versione === undefined || text === versione) return;
+  report(formato, `SDI would refuse the file (00428): FormatoTrasmissione ${shown(text)} differs from the root's versione ${shown(versione)}; both name the same format.`);
+}
+
+const documento = (body: Element) => fpa.one(body, "DatiGenerali/DatiGeneraliDocumento");
+
+/** 00425: the invoice number holds at least one digit. */
+function numberDigit(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    const numero = fpa.one(documento(body), "Numero");
+    const text = textOf(numero) ?? "";
+    if (numero && !/[0-9]/.test(text)) report(numero, `SDI would refuse the file (00425): Numero ${shown(text)} has no digit; an invoice number must contain at least one.`);
+  }
+}
+
+/** A date as the schema writes it (YYYY-MM-DD), which compares as text; anything else is not judged. */
+const isoDate = (text: string | undefined) => (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : undefined);
+
+/**
+ * 00418: a document is not dated before an invoice it refers to (ordinaria: DatiFattureCollegate;
+ * semplificata: the corrected invoice, DatiFatturaRettificata/DataFR).
+ */
+function linkedDate(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    const dataElement = fpa.one(documento(body), "Data");
+    const data = isoDate(textOf(dataElement));
+    if (!dataElement || data === undefined) continue;
+    const linked = [...fpa.all(body, "DatiGenerali/DatiFattureCollegate/Data"), ...fpa.all(body, "DatiGenerali/DatiFatturaRettificata/DataFR")];
+    for (const at of linked) {
+      const earlier = isoDate(textOf(at));
+      if (earlier !== undefined && data < earlier) {
+        const field = at.localName === "DataFR" ? "DatiFatturaRettificata/DataFR" : "DatiFattureCollegate/Data";
+        report(dataElement, `SDI would refuse the file (00418): Data ${data} is before ${field} ${earlier}, the date of the invoice it refers to; a document cannot predate it.`);
+      }
+    }
+  }
+}
+
+/**
+ * 00411 (lines) and 00415 (fund contributions): an amount subject to withholding (Ritenuta SI)
+ * needs the withholding itself, DatiRitenuta.
+ */
+function withholdingRule(code: string, where: "line" | "fund"): NationalRule {
+  const elements = where === "line" ? lines : cassa;
+  return rule(code, (root, report) => {
+    for (const body of bodies(root)) {
+      if (fpa.one(documento(body), "DatiRitenuta")) continue;
+      for (const e of elements(body)) {
+        if (fpa.text(e, "Ritenuta") === "SI") report(e, `SDI would refuse the file (${code}): this ${e.localName} has Ritenuta SI but the document has no DatiRitenuta (2.1.1.5); state the withholding.`);
+      }
+    }
+  });
+}
+
+/**
+ * 00437 (the document's ScontoMaggiorazione, 2.1.1.8) and 00438 (a line's, 2.2.1.10): a discount
+ * or surcharge states how much, as Percentuale or Importo; the schema makes both optional.
+ */
+function changeAmount(code: string, path: string, field: string): NationalRule {
+  return rule(code, (root, report) => {
+    for (const body of bodies(root)) {
+      for (const change of fpa.all(body, path)) {
+        if (!fpa.one(change, "Percentuale") && !fpa.one(change, "Importo"))
+          report(change, `SDI would refuse the file (${code}): ${field} has Tipo ${shown(fpa.text(change, "Tipo") ?? "")} but neither Percentuale nor Importo; say how much.`);
+      }
+    }
+  });
+}
+
+/** 00420: reverse charge (Natura N6.x) and split payment (EsigibilitaIVA S) exclude each other: under reverse charge the buyer owes the VAT, so the seller charges none to split. */
+function reverseChargeSplit(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    for (const row of summaries(body)) {
+      const natura = fpa.text(row, "Natura");
+      if (natura?.startsWith("N6") && fpa.text(row, "EsigibilitaIVA") === "S") {
+        report(row, `SDI would refuse the file (00420): this DatiRiepilogo row has Natura ${shown(natura)} (reverse charge) with EsigibilitaIVA S (split payment); reverse charge takes EsigibilitaIVA I or D.`);
+      }
+    }
+  }
+}
+
+/** 00424: AliquotaIVA is a percentage (22.00), not a fraction (0.22); the schema allows both spellings. */
+function ratePercent(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    for (const e of [...lines(body), ...cassa(body), ...summaries(body)]) {
+      const rate = vatKey(e)?.rate;
+      if (rate !== undefined && !isZero(rate) && compare(rate, "1") < 0) {
+        const percent = toFixed(multiply(rate, "100"), 2);
+        report(e, `SDI would refuse the file (00424): AliquotaIVA ${rate} of this ${e.localName} is not a percentage; a rate of ${percent}% is written ${percent}.`);
+      }
+    }
+  }
+}
+
+/** The generic Natura codes the 2021 specification split into sub-codes (N2.1, N3.1 … N6.9); SDI refuses them since 1 January 2021. */
+const GENERIC_NATURA = new Set(["N2", "N3", "N6"]);
+
+/** 00445: a line, fund contribution or summary row uses a generic Natura (the pinned schema still lists them). */
+function genericNatura(root: Element, report: Report): void {
+  for (const body of bodies(root)) {
+    for (const e of [...lines(body), ...cassa(body), ...summaries(body)]) {
+      const natura = fpa.text(e, "Natura");
+      if (natura && GENERIC_NATURA.has(natura)) report(e, `SDI would refuse the file (00445): Natura ${natura} of this ${e.localName} is a generic code no longer accepted; give its sub-code (${natura}.1, ${natura}.2 …).`);
+    }
+  }
+}
+
 export const FATTURAPA_RULES: readonly NationalRule[] = [
   naturaRule("00400", "line", true),
   naturaRule("00401", "line", false),
@@ -285,4 +476,20 @@ export const FATTURAPA_RULES: readonly NationalRule[] = [
     return seller.country === "IT" ? "does not allow an Italian seller (IdPaese IT)" : undefined;
   }),
   partyRule("00475", PARTY_RULES.buyerVatId, (_, __, buyer) => (buyer.country && buyer.vatCode ? undefined : "needs the buyer's VAT id (IdFiscaleIVA)")),
+  rule("00474", plafondLines),
+  rule("00476", bothForeign),
+  rule("00417", buyerIdentified),
+  rule("00313", foreignRoute),
+  rule("00426", pecWithCode),
+  rule("00427", routeLength),
+  rule("00428", formatoVersione),
+  rule("00425", numberDigit),
+  rule("00418", linkedDate),
+  withholdingRule("00411", "line"),
+  withholdingRule("00415", "fund"),
+  changeAmount("00437", "DatiGenerali/DatiGeneraliDocumento/ScontoMaggiorazione", "the document's ScontoMaggiorazione (2.1.1.8)"),
+  changeAmount("00438", "DatiBeniServizi/DettaglioLinee/ScontoMaggiorazione", "a line's ScontoMaggiorazione (2.2.1.10)"),
+  rule("00420", reverseChargeSplit),
+  rule("00424", ratePercent),
+  rule("00445", genericNatura),
 ];

@@ -38,6 +38,17 @@ const ORDINARIA: { name: string; invoice: () => InvoiceInput; expect: (xml: stri
       expect(values(xml, "Natura")).toEqual(["N3.1", "N3.1"]);
     },
   },
+  {
+    name: "buyer abroad with an Italian VAT number (no XXXXXXX, SDI 00313)",
+    invoice: () => {
+      const invoice = scenario("export outside the EU (G)");
+      return { ...invoice, buyer: { ...invoice.buyer, vatId: "IT09876543210" } };
+    },
+    expect: (xml) => {
+      expect(values(xml, "CodiceDestinatario")).toEqual(["0000000"]);
+      expect(values(buyerBlock(xml), "IdPaese")).toEqual(["IT"]);
+    },
+  },
   { name: "several rates", invoice: () => scenario("domestic, two rates"), expect: (xml) => expect(values(xml, "AliquotaIVA")).toEqual(["22.00", "10.00", "22.00", "22.00", "10.00"]) },
   { name: "exempt (E)", invoice: () => scenario("exempt (E) with reason"), expect: (xml) => expect(values(xml, "Natura")).toEqual(["N4", "N4"]) },
   { name: "zero rated (Z)", invoice: () => scenario("zero rated (Z) and standard"), expect: (xml) => expect(values(xml, "Natura")).toEqual(["N3.6", "N3.6"]) },
