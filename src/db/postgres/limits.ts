@@ -19,7 +19,7 @@ function verdict(live: number[], allowed: boolean, limit: number, nowMs: number)
   };
 }
 
-export function rollingCounters(db: Db): RollingCounters {
+export function rollingCounters(db: Db, takesPerSweep = TAKES_PER_SWEEP): RollingCounters {
   let takes = 0;
 
   /**
@@ -38,7 +38,7 @@ export function rollingCounters(db: Db): RollingCounters {
     return row?.hits;
   }
 
-  /** Rows whose newest hit has left the window; a take that meets a swept row starts over. */
+  /** Deletes the rows whose newest hit has left the window (or that hold none). */
   async function sweep(nowMs: number): Promise<void> {
     const newest = sql`${rateWindows.hits}[cardinality(${rateWindows.hits})]`;
     await db.delete(rateWindows).where(sql`${newest} is null or ${newest} <= ${nowMs - WINDOW_MS}`);
@@ -46,13 +46,15 @@ export function rollingCounters(db: Db): RollingCounters {
 
   return {
     async take(counter, limit, nowMs) {
-      if (++takes % TAKES_PER_SWEEP === 0) await sweep(nowMs);
+      if (++takes % takesPerSweep === 0) await sweep(nowMs);
       for (;;) {
         await db.insert(rateWindows).values({ counter, hits: [] }).onConflictDoNothing();
         const admitted = await admit(counter, limit, nowMs);
         if (admitted) return verdict(admitted, true, limit, nowMs);
-        const [refused] = await db.select({ hits: rateWindows.hits }).from(rateWindows).where(eq(rateWindows.counter, counter));
-        if (refused) return verdict(refused.hits.filter((h) => h > nowMs - WINDOW_MS), false, limit, nowMs);
+        // Refused only by a full row: a row a sweep took in between (gone, or made again empty) is tried again.
+        const [row] = await db.select({ hits: rateWindows.hits }).from(rateWindows).where(eq(rateWindows.counter, counter));
+        const live = row?.hits.filter((h) => h > nowMs - WINDOW_MS) ?? [];
+        if (row && live.length >= limit) return verdict(live, false, limit, nowMs);
       }
     },
   };
