@@ -188,6 +188,13 @@ for (const adapter of storages) {
         expect(await storage.counters.take(counter, 1, t0 + 120_000)).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 60 });
       });
 
+      test("an unbounded allowance (the throttle's own rejection count) counts every take", async () => {
+        const counter = `rejections:${unique()}`;
+        await storage.counters.take(counter, Number.MAX_SAFE_INTEGER, t0);
+        const verdict = await storage.counters.take(counter, Number.MAX_SAFE_INTEGER, t0 + 1);
+        expect(verdict).toEqual({ allowed: true, limit: Number.MAX_SAFE_INTEGER, remaining: Number.MAX_SAFE_INTEGER - 2, resetSeconds: 60 });
+      });
+
       test("a zero allowance refuses with nothing counted", async () => {
         expect(await storage.counters.take(`burst:${unique()}`, 0, t0)).toEqual({ allowed: false, limit: 0, remaining: 0, resetSeconds: 0 });
       });

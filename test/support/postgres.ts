@@ -82,25 +82,31 @@ export async function startCluster(): Promise<Cluster> {
   return cluster;
 }
 
-let shared: Promise<(database: string) => string> | undefined;
+interface Server {
+  /** A database to connect to for CREATE DATABASE. */
+  admin: string;
+  url(database: string): string;
+}
 
-function server(): Promise<(database: string) => string> {
+let shared: Promise<Server> | undefined;
+
+function sharedServer(): Promise<Server> {
   const external = process.env[EXTERNAL];
   shared ??= external
-    ? Promise.resolve((database: string) => Object.assign(new URL(external), { pathname: `/${database}` }).toString())
-    : startCluster().then((cluster) => cluster.url);
+    ? Promise.resolve({ admin: external, url: (database: string) => Object.assign(new URL(external), { pathname: `/${database}` }).toString() })
+    : startCluster().then((cluster) => ({ admin: cluster.url("postgres"), url: cluster.url }));
   return shared;
 }
 
 /** An empty database of its own, on the cluster `on` or the tests' shared server; returns its URL. */
 export async function freshDatabase(on?: Cluster): Promise<string> {
-  const url = on ? on.url : await server();
+  const server = on ? { admin: on.url("postgres"), url: on.url } : await sharedServer();
   const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = postgres(url("postgres"), { max: 1, onnotice: () => {} });
+  const admin = postgres(server.admin, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database ${name}`);
   } finally {
     await admin.end();
   }
-  return url(name);
+  return server.url(name);
 }

@@ -1,7 +1,7 @@
 import type { ReservedSql, Sql } from "postgres";
 
 /** A stable signed 64-bit advisory lock key for a name, the same in every instance and release. */
-export function advisoryKey(name: string): string {
+function advisoryKey(name: string): string {
   const digest = new Bun.CryptoHasher("sha256").update(name).digest();
   return Buffer.from(digest).readBigInt64BE(0).toString();
 }

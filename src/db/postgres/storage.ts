@@ -8,7 +8,7 @@ import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
 
-export interface PostgresOptions {
+interface PostgresOptions {
   /** Connections per instance. */
   poolSize?: number;
   /** PostgreSQL's `statement_timeout` on every connection; a statement past it is StorageUnavailable. */
@@ -17,8 +17,9 @@ export interface PostgresOptions {
   log?: (line: string) => void;
 }
 
-/** The URL as `einvoice db check` may print it. */
+/** The URL as `einvoice db check` may print it (a URL the WHATWG parser refuses, e.g. with a socket path, loses its userinfo). */
 function withoutPassword(url: string): string {
+  if (!URL.canParse(url)) return url.replace(/\/\/[^@/]*@/, "//");
   const parsed = new URL(url);
   parsed.password = "";
   return parsed.toString();
