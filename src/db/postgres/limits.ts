@@ -24,15 +24,15 @@ export function rollingCounters(db: Db, takesPerSweep = TAKES_PER_SWEEP): Rollin
 
   /**
    * One conditional UPDATE: the WHERE counts the live hits and the SET prunes and appends, so a take
-   * that waited for another re-counts on the row that one left (READ COMMITTED re-evaluation).
+   * that waited for another re-counts on the row that one left (READ COMMITTED re-evaluation). The
+   * hits are kept sorted, not in arrival order: instances' clocks differ a little, and the first
+   * hit must be the oldest for resetSeconds and the last the newest for the sweep.
    */
   async function admit(counter: string, limit: number, nowMs: number): Promise<number[] | undefined> {
     const cut = nowMs - WINDOW_MS;
     const [row] = await db
       .update(rateWindows)
-      .set({
-        hits: sql`array_append(array(select h from unnest(${rateWindows.hits}) with ordinality as u(h, i) where h > ${cut} order by i), ${nowMs}::bigint)`,
-      })
+      .set({ hits: sql`array(select h from unnest(array_append(${rateWindows.hits}, ${nowMs}::bigint)) as h where h > ${cut} order by h)` })
       .where(and(eq(rateWindows.counter, counter), sql`(select count(*) from unnest(${rateWindows.hits}) as h where h > ${cut}) < ${limit}`))
       .returning({ hits: rateWindows.hits });
     return row?.hits;

@@ -35,6 +35,12 @@ describe.skipIf(cannotRun("PostgreSQL rolling counters", postgresMissing()))("ra
     expect(await rows()).toBe(1);
   });
 
+  test("a take stamped earlier than one counted (another instance's clock) leaves the window first", async () => {
+    await storage.counters.take("skewed", 3, t0 + 2000);
+    await storage.counters.take("skewed", 3, t0);
+    expect(await storage.counters.take("skewed", 3, t0 + 60_500)).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 2 });
+  });
+
   test("takes racing sweeps (one per take) are all admitted up to the allowance", async () => {
     const clients = [postgres(url, { max: 10 }), postgres(url, { max: 10 })];
     const sweeping = clients.map((client) => rollingCounters(drizzle(client), 1));
