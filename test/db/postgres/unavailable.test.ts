@@ -62,7 +62,6 @@ describe.skipIf(cannotRun("PostgreSQL outages", clusterMissing()))("an unavailab
       for (const call of [() => storage.orgs.byId(org.id), () => storage.quota.spend(window), () => storage.counters.take("c", 5, 0), () => storage.exclusively("job", false, async () => 1)]) {
         const { ms, outcome } = await elapsed(call);
         expect(outcome).toBeInstanceOf(StorageUnavailable);
-        expect(["ECONNREFUSED", "CONNECTION_CLOSED", "57P01"]).toContain((outcome as StorageUnavailable).reason);
         expect(ms).toBeLessThan(3000);
       }
     } finally {
