@@ -1,0 +1,107 @@
+// The PostgreSQL twin of src/db/schema.ts (drizzle has no dialect-agnostic schema): same tables and
+// column names, timestamps kept as ISO text so rows read back equal to SQLite's, plus the shared
+// limits that SQLite's single process keeps in memory.
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    plan: text("plan").notNull(),
+    billingDay: integer("billing_day").notNull(),
+    rulesetChannel: text("ruleset_channel").notNull().default("latest"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("organizations_name_unique").on(t.name)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    keyHash: text("key_hash").notNull(),
+    label: text("label"),
+    livemode: boolean("livemode").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_org").on(t.orgId)],
+);
+
+export const quotaWindows = pgTable(
+  "quota_windows",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    windowStart: text("window_start").notNull(),
+    windowEnd: text("window_end").notNull(),
+    quotaLimit: integer("quota_limit").notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.mode, t.windowStart] })],
+);
+
+export const refundHours = pgTable(
+  "refund_hours",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    hourStart: text("hour_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.hourStart] })],
+);
+
+export const driftChecks = pgTable(
+  "drift_checks",
+  {
+    id: serial("id").primaryKey(),
+    key: text("key").notNull(),
+    version: text("version").notNull(),
+    path: text("path").notNull(),
+    checkedAt: text("checked_at").notNull(),
+    source: text("source").notNull(),
+    expectedSha256: text("expected_sha256").notNull(),
+    actualSha256: text("actual_sha256"),
+    outcome: text("outcome", { enum: ["match", "mismatch", "error"] }).notNull(),
+    detail: text("detail"),
+  },
+  (t) => [index("drift_checks_path").on(t.path, t.checkedAt)],
+);
+
+export const pdfTemplates = pgTable(
+  "pdf_templates",
+  {
+    ref: text("ref").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    name: text("name").notNull(),
+    definition: text("definition").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("pdf_templates_org").on(t.orgId)],
+);
+
+/**
+ * One rolling per-minute counter shared by every instance: the millisecond times of the admitted
+ * requests still in the window, oldest first.
+ */
+export const rateWindows = pgTable("rate_windows", {
+  counter: text("counter").primaryKey(),
+  hits: bigint("hits", { mode: "number" }).array().notNull(),
+});
+
+/** An abuse throttle in force on every instance, in milliseconds since the epoch. */
+export const throttles = pgTable("throttles", {
+  counter: text("counter").primaryKey(),
+  startedAt: bigint("started_at", { mode: "number" }).notNull(),
+  until: bigint("until", { mode: "number" }).notNull(),
+});

@@ -1,0 +1,324 @@
+// The Storage contract (src/db/storage.ts), run against every adapter in test/support/storages.ts.
+// Tests share one storage per adapter, so each makes its own organizations and counters.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { DriftRow, KeyRow, OrgRow, Storage, WindowOpening } from "../../src/db/storage";
+import { cannotRun } from "../support/requirements";
+import { storages } from "../support/storages";
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+
+function orgRow(overrides: Partial<OrgRow> = {}): OrgRow {
+  const id = `org_${unique()}`;
+  return { id, name: `Acme ${id}`, plan: "free", billingDay: 1, rulesetChannel: "latest", createdAt: "2026-01-01T00:00:00.000Z", ...overrides };
+}
+
+function keyRow(orgId: string, overrides: Partial<KeyRow> = {}): KeyRow {
+  const id = `key_${unique()}`;
+  return { id, orgId, keyHash: `hash-${id}`, label: null, livemode: true, createdAt: "2026-01-01T00:00:00.000Z", revokedAt: null, ...overrides };
+}
+
+const window = (orgId: string, quotaLimit: number): WindowOpening => ({
+  orgId,
+  mode: "live",
+  windowStart: "2026-01-01T00:00:00.000Z",
+  windowEnd: "2026-02-01T00:00:00.000Z",
+  quotaLimit,
+});
+
+function driftRow(path: string, checkedAt: string, outcome: DriftRow["outcome"] = "match"): DriftRow {
+  return { key: "cen", version: "1.3.14", path, checkedAt, source: "upstream", expectedSha256: "a".repeat(64), actualSha256: outcome === "error" ? null : "a".repeat(64), outcome, detail: null };
+}
+
+for (const adapter of storages) {
+  describe.skipIf(cannotRun(`the ${adapter.name} storage`, adapter.missing))(`${adapter.name} storage`, () => {
+    let storage: Storage;
+    const newOrg = async (overrides: Partial<OrgRow> = {}) => {
+      const row = orgRow(overrides);
+      expect(await storage.orgs.insert(row)).toBe(true);
+      return row;
+    };
+
+    beforeAll(async () => {
+      storage = await adapter.open();
+    });
+    afterAll(() => storage?.close());
+
+    describe("orgs", () => {
+      test("insert, then found by id and by name as inserted", async () => {
+        const org = await newOrg();
+        expect(await storage.orgs.byId(org.id)).toEqual(org);
+        expect(await storage.orgs.byName(org.name)).toEqual(org);
+        expect(await storage.orgs.byId("org_none")).toBeUndefined();
+        expect(await storage.orgs.byName("nobody")).toBeUndefined();
+      });
+
+      test("a taken name is refused", async () => {
+        const org = await newOrg();
+        expect(await storage.orgs.insert(orgRow({ name: org.name }))).toBe(false);
+      });
+
+      test("list is in creation order", async () => {
+        const later = await newOrg({ createdAt: "2026-03-02T00:00:00.000Z" });
+        const earlier = await newOrg({ createdAt: "2026-03-01T00:00:00.000Z" });
+        const ids = (await storage.orgs.list()).map((o) => o.id);
+        expect(ids.indexOf(earlier.id)).toBeLessThan(ids.indexOf(later.id));
+      });
+
+      test("an upgrade raises the running window and changes the plan", async () => {
+        const org = await newOrg();
+        await storage.quota.spend(window(org.id, 100));
+        await storage.orgs.changePlan(org.id, "pro", window(org.id, 100), 1000);
+        expect(await storage.quota.read(window(org.id, 0))).toEqual({ quotaLimit: 1000, used: 1 });
+        expect((await storage.orgs.byId(org.id))!.plan).toBe("pro");
+      });
+
+      test("a downgrade never shrinks the running window, opened or not", async () => {
+        const spent = await newOrg({ plan: "pro" });
+        await storage.quota.spend(window(spent.id, 1000));
+        await storage.orgs.changePlan(spent.id, "free", window(spent.id, 1000), 100);
+        expect(await storage.quota.read(window(spent.id, 0))).toEqual({ quotaLimit: 1000, used: 1 });
+
+        const idle = await newOrg({ plan: "pro" });
+        await storage.orgs.changePlan(idle.id, "free", window(idle.id, 1000), 100);
+        expect(await storage.quota.read(window(idle.id, 0))).toEqual({ quotaLimit: 1000, used: 0 });
+        expect((await storage.orgs.byId(idle.id))!.plan).toBe("free");
+      });
+
+      test("setRulesetChannel", async () => {
+        const org = await newOrg();
+        await storage.orgs.setRulesetChannel(org.id, "2026.1");
+        expect((await storage.orgs.byId(org.id))!.rulesetChannel).toBe("2026.1");
+      });
+    });
+
+    describe("keys", () => {
+      test("insert, byHash, listFor in creation order", async () => {
+        const org = await newOrg();
+        const second = keyRow(org.id, { createdAt: "2026-01-02T00:00:00.000Z", label: "ci", livemode: false });
+        const first = keyRow(org.id);
+        await storage.keys.insert(second);
+        await storage.keys.insert(first);
+        await storage.keys.insert(keyRow((await newOrg()).id));
+        expect(await storage.keys.byHash(second.keyHash)).toEqual(second);
+        expect(await storage.keys.byHash("no such hash")).toBeUndefined();
+        expect(await storage.keys.listFor(org.id)).toEqual([first, second]);
+      });
+
+      test("revoke: revoked, then already, and missing for an unknown key", async () => {
+        const key = keyRow((await newOrg()).id);
+        await storage.keys.insert(key);
+        expect(await storage.keys.revoke(key.id, "2026-01-05T00:00:00.000Z")).toBe("revoked");
+        expect(await storage.keys.revoke(key.id, "2026-01-06T00:00:00.000Z")).toBe("already");
+        expect(await storage.keys.revoke("key_none", "2026-01-06T00:00:00.000Z")).toBe("missing");
+        expect((await storage.keys.byHash(key.keyHash))!.revokedAt).toBe("2026-01-05T00:00:00.000Z");
+      });
+    });
+
+    describe("quota", () => {
+      test("spends until the cap, then refuses without counting", async () => {
+        const org = await newOrg();
+        expect(await storage.quota.read(window(org.id, 3))).toBeUndefined();
+        const outcomes = [];
+        for (let i = 0; i < 5; i++) outcomes.push(await storage.quota.spend(window(org.id, 3)));
+        expect(outcomes).toEqual([
+          { ok: true, count: { quotaLimit: 3, used: 1 } },
+          { ok: true, count: { quotaLimit: 3, used: 2 } },
+          { ok: true, count: { quotaLimit: 3, used: 3 } },
+          { ok: false, count: { quotaLimit: 3, used: 3 } },
+          { ok: false, count: { quotaLimit: 3, used: 3 } },
+        ]);
+        expect(await storage.quota.read(window(org.id, 3))).toEqual({ quotaLimit: 3, used: 3 });
+      });
+
+      test("the cap is frozen when the window opens", async () => {
+        const org = await newOrg();
+        await storage.quota.spend(window(org.id, 2));
+        expect(await storage.quota.spend(window(org.id, 50))).toEqual({ ok: true, count: { quotaLimit: 2, used: 2 } });
+      });
+
+      test("refund without a cap returns units down to zero", async () => {
+        const org = await newOrg();
+        await storage.quota.spend(window(org.id, 5));
+        expect(await storage.quota.refund(window(org.id, 5), null)).toBe(true);
+        expect(await storage.quota.refund(window(org.id, 5), null)).toBe(false);
+        expect(await storage.quota.read(window(org.id, 5))).toEqual({ quotaLimit: 5, used: 0 });
+      });
+
+      test("refund with an hourly cap refuses past it, and counts per hour", async () => {
+        const org = await newOrg();
+        for (let i = 0; i < 5; i++) await storage.quota.spend(window(org.id, 10));
+        const hour = (hourStart: string) => ({ hourStart, cap: 2 });
+        const refunds = [];
+        for (let i = 0; i < 3; i++) refunds.push(await storage.quota.refund(window(org.id, 10), hour("2026-01-01T10:00:00.000Z")));
+        expect(refunds).toEqual([true, true, false]);
+        expect(await storage.quota.refund(window(org.id, 10), hour("2026-01-01T11:00:00.000Z"))).toBe(true);
+        expect(await storage.quota.read(window(org.id, 10))).toEqual({ quotaLimit: 10, used: 2 });
+      });
+    });
+
+    describe("counters", () => {
+      const t0 = 1_800_000_000_000;
+
+      test("the whole allowance may be taken at once, then refusals say when a slot frees", async () => {
+        const counter = `burst:${unique()}`;
+        const verdicts = [];
+        for (let i = 0; i < 4; i++) verdicts.push(await storage.counters.take(counter, 3, t0));
+        expect(verdicts).toEqual([
+          { allowed: true, limit: 3, remaining: 2, resetSeconds: 60 },
+          { allowed: true, limit: 3, remaining: 1, resetSeconds: 60 },
+          { allowed: true, limit: 3, remaining: 0, resetSeconds: 60 },
+          { allowed: false, limit: 3, remaining: 0, resetSeconds: 60 },
+        ]);
+        expect(await storage.counters.take(counter, 3, t0 + 45_500)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 15 });
+      });
+
+      test("a slot frees exactly one window after it was taken", async () => {
+        const counter = `burst:${unique()}`;
+        await storage.counters.take(counter, 2, t0);
+        await storage.counters.take(counter, 2, t0 + 30_000);
+        expect(await storage.counters.take(counter, 2, t0 + 59_999)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 });
+        expect(await storage.counters.take(counter, 2, t0 + 60_000)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 30 });
+      });
+
+      test("a counter idle for a window starts over, and counters are independent", async () => {
+        const counter = `burst:${unique()}`;
+        await storage.counters.take(counter, 1, t0);
+        expect((await storage.counters.take(`other:${unique()}`, 1, t0)).allowed).toBe(true);
+        expect(await storage.counters.take(counter, 1, t0 + 120_000)).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 60 });
+      });
+
+      test("an unbounded allowance (the throttle's own rejection count) counts every take", async () => {
+        const counter = `rejections:${unique()}`;
+        await storage.counters.take(counter, Number.MAX_SAFE_INTEGER, t0);
+        const verdict = await storage.counters.take(counter, Number.MAX_SAFE_INTEGER, t0 + 1);
+        expect(verdict).toEqual({ allowed: true, limit: Number.MAX_SAFE_INTEGER, remaining: Number.MAX_SAFE_INTEGER - 2, resetSeconds: 60 });
+      });
+
+      test("a zero allowance refuses with nothing counted", async () => {
+        expect(await storage.counters.take(`burst:${unique()}`, 0, t0)).toEqual({ allowed: false, limit: 0, remaining: 0, resetSeconds: 0 });
+      });
+
+      test("counters idle for a window may be swept away without changing any answer", async () => {
+        const busy = `burst:${unique()}`;
+        for (let i = 0; i < 600; i++) await storage.counters.take(`idle:${unique()}`, 1, t0 + 1_000_000);
+        const verdicts = [];
+        for (let i = 0; i < 600; i++) verdicts.push(await storage.counters.take(busy, 1000, t0 + 2_000_000 + i));
+        expect(verdicts.at(-1)).toEqual({ allowed: true, limit: 1000, remaining: 400, resetSeconds: 60 });
+      });
+    });
+
+    describe("throttles", () => {
+      const t0 = 1_800_000_000_000;
+
+      test("start, active while it lasts, gone once it ends", async () => {
+        const counter = `org:${unique()}`;
+        expect(await storage.throttles.active(counter, t0)).toBeUndefined();
+        await storage.throttles.start(counter, t0, t0 + 300_000);
+        expect(await storage.throttles.active(counter, t0 + 299_999)).toEqual({ startedAt: t0, until: t0 + 300_000 });
+        expect(await storage.throttles.active(counter, t0 + 300_000)).toBeUndefined();
+      });
+
+      test("a start while one is in force leaves that one; after it ended, a new one starts", async () => {
+        const counter = `org:${unique()}`;
+        await storage.throttles.start(counter, t0, t0 + 300_000);
+        await storage.throttles.start(counter, t0 + 1000, t0 + 301_000);
+        expect(await storage.throttles.active(counter, t0 + 1000)).toEqual({ startedAt: t0, until: t0 + 300_000 });
+        await storage.throttles.start(counter, t0 + 300_000, t0 + 600_000);
+        expect(await storage.throttles.active(counter, t0 + 300_000)).toEqual({ startedAt: t0 + 300_000, until: t0 + 600_000 });
+      });
+
+      test("extend pushes the end out, never past the cap and never back", async () => {
+        const counter = `org:${unique()}`;
+        const maxMs = 900_000;
+        expect(await storage.throttles.extend(counter, t0, maxMs)).toBeUndefined();
+        await storage.throttles.start(counter, t0, t0 + 300_000);
+        expect(await storage.throttles.extend(counter, t0 + 400_000, maxMs)).toEqual({ startedAt: t0, until: t0 + 400_000 });
+        expect(await storage.throttles.extend(counter, t0 + 350_000, maxMs)).toEqual({ startedAt: t0, until: t0 + 400_000 });
+        expect(await storage.throttles.extend(counter, t0 + 2_000_000, maxMs)).toEqual({ startedAt: t0, until: t0 + maxMs });
+        expect(await storage.throttles.active(counter, t0 + maxMs - 1)).toEqual({ startedAt: t0, until: t0 + maxMs });
+      });
+    });
+
+    describe("templates", () => {
+      const template = (orgId: string, ref: string, createdAt = "2026-01-01T00:00:00.000Z") => ({ ref, orgId, name: `t ${ref}`, definition: '{"page":"A4"}', createdAt });
+
+      test("insert; a taken ref is refused, whoever holds it", async () => {
+        const org = await newOrg();
+        const ref = unique().toUpperCase();
+        expect(await storage.templates.insert(template(org.id, ref))).toBe(true);
+        expect(await storage.templates.insert(template(org.id, ref))).toBe(false);
+        expect(await storage.templates.insert(template((await newOrg()).id, ref))).toBe(false);
+      });
+
+      test("listFor holds only the organization's own, in creation order", async () => {
+        const org = await newOrg();
+        const later = template(org.id, unique().toUpperCase(), "2026-01-02T00:00:00.000Z");
+        const earlier = template(org.id, unique().toUpperCase());
+        for (const row of [later, earlier, template((await newOrg()).id, unique().toUpperCase())]) await storage.templates.insert(row);
+        expect(await storage.templates.listFor(org.id)).toEqual([earlier, later]);
+      });
+
+      test("another organization's ref is not found and cannot be deleted", async () => {
+        const owner = await newOrg();
+        const stranger = await newOrg();
+        const row = template(owner.id, unique().toUpperCase());
+        await storage.templates.insert(row);
+        expect(await storage.templates.find(owner.id, row.ref)).toEqual(row);
+        expect(await storage.templates.find(stranger.id, row.ref)).toBeUndefined();
+        expect(await storage.templates.find(owner.id, "NEVER")).toBeUndefined();
+        expect(await storage.templates.delete(stranger.id, row.ref)).toBe(false);
+        expect(await storage.templates.delete(owner.id, row.ref)).toBe(true);
+        expect(await storage.templates.delete(owner.id, row.ref)).toBe(false);
+        expect(await storage.templates.find(owner.id, row.ref)).toBeUndefined();
+      });
+    });
+
+    describe("drift", () => {
+      test("newestFirst holds every check, newest first; history one path's", async () => {
+        const [a, b] = [`rules/${unique()}.sch`, `rules/${unique()}.sch`];
+        const rows = [driftRow(a, "2030-01-01T00:00:00.000Z"), driftRow(b, "2030-01-03T00:00:00.000Z", "error"), driftRow(a, "2030-01-02T00:00:00.000Z", "mismatch")];
+        for (const row of rows) await storage.drift.insert(row);
+        expect((await storage.drift.newestFirst()).slice(0, 3)).toEqual([rows[1], rows[2], rows[0]]);
+        expect(await storage.drift.history(a)).toEqual([rows[2], rows[0]]);
+      });
+    });
+
+    describe("exclusively", () => {
+      test("with wait, holders queue and never overlap", async () => {
+        const name = `lock:${unique()}`;
+        let inside = 0;
+        let overlapped = false;
+        const work = async (value: number) => {
+          inside++;
+          overlapped ||= inside > 1;
+          await Bun.sleep(30);
+          inside--;
+          return value;
+        };
+        const outcomes = await Promise.all([1, 2, 3].map((v) => storage.exclusively(name, true, () => work(v))));
+        expect(outcomes).toEqual([1, 2, 3].map((value) => ({ ran: true, value })));
+        expect(overlapped).toBe(false);
+      });
+
+      test("without wait, a held lock skips the work; released, even by a failure, it runs", async () => {
+        const name = `lock:${unique()}`;
+        let release!: () => void;
+        const held = storage.exclusively(name, true, () => new Promise<void>((resolve) => (release = resolve)));
+        await Bun.sleep(50);
+        expect(await storage.exclusively(name, false, async () => "ran")).toEqual({ ran: false });
+        release();
+        await held;
+        await expect(storage.exclusively(name, false, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+        expect(await storage.exclusively(name, false, async () => "ran")).toEqual({ ran: true, value: "ran" });
+      });
+    });
+
+    test("check: the dialect and every migration applied", async () => {
+      const check = await storage.check();
+      expect(check.dialect).toBe(storage.dialect);
+      expect(check.migrations.applied.length).toBeGreaterThan(0);
+      expect(check.migrations.pending).toEqual([]);
+    });
+  });
+}
