@@ -7,7 +7,8 @@
  */
 
 import { existsSync, statSync } from "node:fs";
-import { DEFAULT_POSTGRES_OPTIONS, isPostgresUrl, type PostgresOptions } from "./db/open";
+import { DEFAULT_POSTGRES_OPTIONS, type PostgresOptions } from "./db/open";
+import { isPostgresUrl } from "./db/location";
 
 type Env = Record<string, string | undefined>;
 

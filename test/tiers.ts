@@ -11,7 +11,7 @@ export const TIERS = {
   unit: [
     "test/accounts",
     "test/assets",
-    "test/db",
+    "test/db/sqlite",
     "test/engine",
     "test/model",
     "test/support",
@@ -119,11 +119,15 @@ export const TIERS = {
     "test/validation/xsd.test.ts",
   ],
   /**
-   * Bounds held under hostile or heavy load, on real server processes and worker pools: the fuzz,
-   * the mutants against Saxon-HE, memory targets, PDF budgets, quadratic inputs, pool faults.
+   * Bounds held under hostile or heavy load, on real server processes, databases and worker pools:
+   * the fuzz, the mutants against Saxon-HE, memory targets, PDF budgets, quadratic inputs, pool
+   * faults, the storage adapters on a real PostgreSQL, limits across instances.
    */
   proofs: [
+    "test/db/postgres",
+    "test/db/storage.test.ts",
     "test/fuzz",
+    "test/instances",
     "test/api/http-thread.test.ts",
     "test/cli/memory-target.test.ts",
     "test/native/mutant-differential.test.ts",

@@ -1,4 +1,4 @@
-import { openStorage, redactedLocation } from "../db/open";
+import { openStorage } from "../db/open";
 import { databaseSettings, UsageError } from "../config";
 
 /**
@@ -12,7 +12,7 @@ export async function dbCommand(sub: string | undefined, flags: Record<string, s
   const storage = await openStorage(location, { ...postgres, migrate: sub === "migrate" });
   try {
     const state = await storage.check();
-    console.log(JSON.stringify({ ...state, location: redactedLocation(location) }, null, 2));
+    console.log(JSON.stringify(state, null, 2));
     return state.migrations.pending.length ? 1 : 0;
   } finally {
     await storage.close();

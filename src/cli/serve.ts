@@ -1,4 +1,5 @@
-import { openStorage, isPostgresUrl, redactedLocation } from "../db/open";
+import { openStorage } from "../db/open";
+import { isPostgresUrl, redactedLocation } from "../db/location";
 import { createDeps } from "../api/deps";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";

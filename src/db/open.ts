@@ -1,5 +1,6 @@
 import type { Storage } from "./storage";
 import { openSqliteStorage } from "./sqlite/storage";
+import { isPostgresUrl } from "./location";
 
 /** How a PostgreSQL database is used; SQLite takes none of these. */
 export interface PostgresOptions {
@@ -9,13 +10,11 @@ export interface PostgresOptions {
   statementTimeoutMs: number;
 }
 
-/** False opens without applying migrations (`db check` only looks). */
-type OpenOptions = PostgresOptions & { migrate?: boolean };
+/** `migrate: false` opens without applying migrations (`db check` only looks). */
+export type OpenOptions = PostgresOptions & { migrate?: boolean };
 
 export const DEFAULT_POSTGRES_OPTIONS: PostgresOptions = { poolSize: 10, statementTimeoutMs: 5_000 };
 
-/** A `postgres://` or `postgresql://` URL selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
-export const isPostgresUrl = (location: string) => /^postgres(?:ql)?:\/\//i.test(location);
 
 /** Opens the database and applies pending migrations (under an advisory lock on PostgreSQL). */
 export async function openStorage(location: string, options: OpenOptions = DEFAULT_POSTGRES_OPTIONS): Promise<Storage> {
@@ -25,14 +24,3 @@ export async function openStorage(location: string, options: OpenOptions = DEFAU
   return openPostgresStorage(location, options);
 }
 
-/** The location as logs and `db check` show it: a URL without its password. */
-export function redactedLocation(location: string): string {
-  if (!isPostgresUrl(location)) return location;
-  try {
-    const url = new URL(location);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "(a PostgreSQL URL that does not parse)";
-  }
-}

@@ -2,6 +2,7 @@
 // says why an adapter cannot run here (null when it can), for cannotRun in requirements.ts.
 import type { Storage } from "../../src/db/storage";
 import { openPostgresStorage } from "../../src/db/postgres/storage";
+import { openSqliteStorage } from "../../src/db/sqlite/storage";
 import { freshDatabase, postgresMissing } from "./postgres";
 
 export interface StorageAdapter {
@@ -12,5 +13,6 @@ export interface StorageAdapter {
 }
 
 export const storages: StorageAdapter[] = [
+  { name: "sqlite", missing: null, open: async () => openSqliteStorage(":memory:") },
   { name: "postgres", missing: postgresMissing(), open: async () => openPostgresStorage(await freshDatabase()) },
 ];

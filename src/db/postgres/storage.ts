@@ -1,6 +1,8 @@
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Storage } from "../storage";
+import { DEFAULT_POSTGRES_OPTIONS, type OpenOptions } from "../open";
+import { redactedLocation } from "../location";
 import { keyRepository, orgRepository, quotaRepository } from "./accounts";
 import { rollingCounters, throttleRecords } from "./limits";
 import { driftRepository, templateRepository } from "./records";
@@ -8,38 +10,26 @@ import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
 
-interface PostgresOptions {
-  /** Connections per instance. */
-  poolSize?: number;
-  /** PostgreSQL's `statement_timeout` on every connection; a statement past it is StorageUnavailable. */
-  statementTimeoutMs?: number;
+type Options = Partial<OpenOptions> & {
   /** Told each migration this instance applied at open. */
   log?: (line: string) => void;
-}
-
-/** The URL as `einvoice db check` may print it (a URL the WHATWG parser refuses, e.g. with a socket path, loses its userinfo). */
-function withoutPassword(url: string): string {
-  if (!URL.canParse(url)) return url.replace(/\/\/[^@/]*@/, "//");
-  const parsed = new URL(url);
-  parsed.password = "";
-  return parsed.toString();
-}
+};
 
 /**
  * Connects and applies pending migrations (under an advisory lock, so instances starting together
  * apply each once). The driver reconnects by itself, so a storage outlives a database restart.
  */
-export async function openPostgresStorage(url: string, options: PostgresOptions = {}): Promise<Storage> {
-  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
+export async function openPostgresStorage(url: string, options: Options = {}): Promise<Storage> {
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_POSTGRES_OPTIONS.statementTimeoutMs;
   const sql = postgres(url, {
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POSTGRES_OPTIONS.poolSize,
     connection: { statement_timeout: statementTimeoutMs },
     // Waiting longer for a connection than for a statement would only hide an outage.
     connect_timeout: Math.max(1, Math.ceil(statementTimeoutMs / 1000)),
     onnotice: () => {},
   });
   try {
-    for (const tag of await unavailableAsError(() => applyMigrations(sql))) options.log?.(`applied migration ${tag}`);
+    if (options.migrate !== false) for (const tag of await unavailableAsError(() => applyMigrations(sql))) options.log?.(`applied migration ${tag}`);
   } catch (error) {
     await sql.end();
     throw error;
@@ -56,7 +46,7 @@ export async function openPostgresStorage(url: string, options: PostgresOptions 
     drift: guarded(driftRepository(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
-      unavailableAsError(async () => ({ dialect: "postgres" as const, location: withoutPassword(url), migrations: await migrationState(sql) })),
+      unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),
     close: () => sql.end({ timeout: 5 }),
   };
 }
