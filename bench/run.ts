@@ -321,3 +321,7 @@ const peakBytes = peakRss * 1024 * 1024;
 targets.push(["peak RSS (VmHWM, every load above) < 512 MB (488 MiB)", `${peakRss.toFixed(0)} MiB = ${(peakBytes / 1e6).toFixed(0)} MB: ${verdict(peakBytes < 512e6)}`]);
 console.log("\ntargets (native engine)");
 table(targets);
+
+// 6. Several instances on one PostgreSQL beside SQLite (its own process: it starts a throwaway cluster).
+const instances = Bun.spawnSync([process.execPath, join(import.meta.dir, "instances.ts"), exe], { stdout: "inherit", stderr: "inherit" });
+if (instances.exitCode !== 0) console.log(`\nseveral-instances figures failed (exit ${instances.exitCode})`);

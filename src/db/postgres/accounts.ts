@@ -73,15 +73,20 @@ export function keyRepository(db: Db): KeyRepository {
 export function quotaRepository(db: Db): QuotaRepository {
   return {
     async spend(window) {
-      await openWindow(db, window);
-      const [taken] = await db
-        .update(quotaWindows)
-        .set({ used: sql`${quotaWindows.used} + 1` })
-        .where(and(theWindow(window), lt(quotaWindows.used, quotaWindows.quotaLimit)))
-        .returning(counted);
-      if (taken) return { ok: true, count: taken };
-      const [full] = await db.select(counted).from(quotaWindows).where(theWindow(window));
-      return { ok: false, count: full! };
+      // The conditional update alone grants units. It comes first because the window nearly always
+      // exists (one round trip per request); it is opened only when the update finds nothing.
+      for (;;) {
+        const [taken] = await db
+          .update(quotaWindows)
+          .set({ used: sql`${quotaWindows.used} + 1` })
+          .where(and(theWindow(window), lt(quotaWindows.used, quotaWindows.quotaLimit)))
+          .returning(counted);
+        if (taken) return { ok: true, count: taken };
+        const [row] = await db.select(counted).from(quotaWindows).where(theWindow(window));
+        // Refused only by a full window: one another request opened meanwhile is tried again.
+        if (row && row.used >= row.quotaLimit) return { ok: false, count: row };
+        if (!row) await openWindow(db, window);
+      }
     },
     refund(spent, hourlyCap) {
       return db.transaction(async (tx) => {

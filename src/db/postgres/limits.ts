@@ -47,14 +47,16 @@ export function rollingCounters(db: Db, takesPerSweep = TAKES_PER_SWEEP): Rollin
   return {
     async take(counter, limit, nowMs) {
       if (++takes % takesPerSweep === 0) await sweep(nowMs);
+      // The admitting update comes first: a counter in use has its row (one round trip per take);
+      // the row is made only when the update finds none.
       for (;;) {
-        await db.insert(rateWindows).values({ counter, hits: [] }).onConflictDoNothing();
         const admitted = await admit(counter, limit, nowMs);
         if (admitted) return verdict(admitted, true, limit, nowMs);
         // Refused only by a full row: a row a sweep took in between (gone, or made again empty) is tried again.
         const [row] = await db.select({ hits: rateWindows.hits }).from(rateWindows).where(eq(rateWindows.counter, counter));
         const live = row?.hits.filter((h) => h > nowMs - WINDOW_MS) ?? [];
         if (row && live.length >= limit) return verdict(live, false, limit, nowMs);
+        if (!row) await db.insert(rateWindows).values({ counter, hits: [] }).onConflictDoNothing();
       }
     },
   };
