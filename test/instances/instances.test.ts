@@ -132,8 +132,8 @@ for (const setup of SETUPS) {
       expect((await db.storage.check()).migrations.pending).toEqual([]);
       expect((await listOrgs(db.storage)).filter((o) => o.name === "default")).toHaveLength(1);
       expect(instances.filter((i) => i.output().includes("First start:"))).toHaveLength(1);
-      for (const { base } of instances) expect((await fetch(`${base}/v1/rulesets`)).status).toBe(200);
     });
+
 
     test("monthly quota: 200 concurrent clients on the last 100 units of a 1,000 quota get exactly 100 answers", async () => {
       const { org, key } = await account("quota", "scale");
@@ -185,6 +185,14 @@ for (const setup of SETUPS) {
       for (const instance of instances) expect(await burst(1, () => me(created.key)(instance.base))).toEqual(["200"]);
       await revokeKey(db.storage, clock, created.keyId);
       for (const instance of instances) expect(await burst(1, () => me(created.key)(instance.base))).toEqual(["403 INVALID_API_KEY"]);
+    });
+
+    // Last: this test process is one client address for every test here, and a refused key (the
+    // revocation test) counts against its address too.
+    test("keyless per-address limit: exactly 120 GET /v1/rulesets per minute across the instances", async () => {
+      const answers = await burst(150, (base) => fetch(`${base}/v1/rulesets`));
+      const counted = setup.instances; // the revocation test's refusals, one per instance
+      expect(tally(answers)).toEqual({ "200": 120 - counted, "429 RATE_LIMITED": 30 + counted });
     });
   });
 }
