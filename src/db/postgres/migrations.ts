@@ -1,5 +1,6 @@
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import { embedMigrations, type EmbeddedMigration } from "../embedded-migrations";
 
 /**
  * The SQL of every PostgreSQL migration, imported as text so the compiled executable carries them.
@@ -10,24 +11,9 @@ export const migrationSql: Record<string, string> = {
   "0000_init": init,
 };
 
-export interface Migration {
-  tag: string;
-  /** The journal's `when`: drizzle's bookkeeping orders and recognises migrations by it. */
-  when: number;
-  /** What drizzle records: the SHA-256 of the file as written. */
-  hash: string;
-  statements: string[];
-}
+export type Migration = EmbeddedMigration;
 
 export function embeddedMigrations(): Migration[] {
-  return journal.entries.map((entry) => {
-    const text = migrationSql[entry.tag];
-    if (text === undefined) throw new Error(`migration ${entry.tag} is in the journal but not embedded in src/db/postgres/migrations.ts`);
-    return {
-      tag: entry.tag,
-      when: entry.when,
-      hash: new Bun.CryptoHasher("sha256").update(text).digest("hex"),
-      statements: text.split("--> statement-breakpoint").filter((s) => s.trim() !== ""),
-    };
-  });
+  // drizzle-kit ends a file with a breakpoint; PostgreSQL refuses an empty statement.
+  return embedMigrations(journal, migrationSql, "src/db/postgres/migrations.ts").map((m) => ({ ...m, statements: m.statements.filter((s) => s.trim() !== "") }));
 }
