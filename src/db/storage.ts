@@ -147,6 +147,100 @@ export interface DriftRepository {
   history(path: string): Promise<DriftRow[]>;
 }
 
+/** A sender identifier an organization may send from (Peppol participant id, SDI or KSeF id …). */
+export interface ParticipantRow {
+  orgId: string;
+  /** Normalised as identifiers compare (src/transmission/identifiers.ts). */
+  scheme: string;
+  identifier: string;
+  /** ISO 3166-1 alpha-2; the Peppol envelope's sender country. */
+  country: string | null;
+  confirmed: boolean;
+  createdAt: string;
+}
+
+export interface ParticipantRepository {
+  /** Registers or updates (country, confirmation) the identifier for the organization. */
+  upsert(row: ParticipantRow): Promise<void>;
+  find(orgId: string, scheme: string, identifier: string): Promise<ParticipantRow | undefined>;
+  listFor(orgId: string): Promise<ParticipantRow[]>;
+  remove(orgId: string, scheme: string, identifier: string): Promise<boolean>;
+}
+
+export interface TransmissionRow {
+  id: string;
+  orgId: string;
+  livemode: boolean;
+  direction: "outbound" | "inbound";
+  network: string;
+  status: string;
+  senderScheme: string;
+  senderId: string;
+  /** The recipient of an outbound transmission, the sender of an inbound one. */
+  counterpartyScheme: string;
+  counterpartyId: string;
+  format: string;
+  documentSha256: string;
+  /** The stored bytes; null once purged under retention (the hash stays). */
+  document: string | null;
+  customizationId: string | null;
+  processId: string | null;
+  documentTypeId: string | null;
+  deadlineAt: string | null;
+  atRisk: boolean;
+  /** The verdict the document was accepted with (JSON). */
+  verdict: string | null;
+  idempotencyKey: string | null;
+  /** SHA-256 of the request that created it, for Idempotency-Key replays. */
+  requestSha256: string | null;
+  /** The newest event's hash and sequence: a chain whose last event is not the head is truncated. */
+  headHash: string;
+  headSeq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TransmissionEventRow {
+  transmissionId: string;
+  seq: number;
+  type: string;
+  status: string;
+  at: string;
+  /** JSON text of the event's data, exactly as hashed. */
+  data: string;
+  prevHash: string;
+  hash: string;
+}
+
+export interface TransmissionFilters {
+  direction?: string;
+  status?: string;
+  network?: string;
+}
+
+/** Where a page of the newest-first listing ends: the next page starts after it. */
+export interface TransmissionCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface TransmissionRepository {
+  /**
+   * Inserts the transmission with its first event in one transaction. When the organization and
+   * mode already hold the row's Idempotency-Key, nothing is written and that transmission comes
+   * back instead, so concurrent requests with one key create one transmission.
+   */
+  create(row: TransmissionRow, first: TransmissionEventRow): Promise<{ created: true } | { created: false; existing: TransmissionRow }>;
+  /** Another organization's id is not found, exactly like an id that never existed. */
+  byId(orgId: string, id: string): Promise<TransmissionRow | undefined>;
+  byIdempotencyKey(orgId: string, livemode: boolean, key: string): Promise<TransmissionRow | undefined>;
+  /** The newest transmission of this document to this counterparty in the mode whose status is not one of `settled`. */
+  sameDocument(orgId: string, livemode: boolean, documentSha256: string, counterparty: { scheme: string; id: string }, settled: readonly string[]): Promise<TransmissionRow | undefined>;
+  /** Newest first (createdAt, then id), after `cursor`; at most `limit`. */
+  list(orgId: string, filters: TransmissionFilters, limit: number, cursor: TransmissionCursor | null): Promise<TransmissionRow[]>;
+  events(transmissionId: string): Promise<TransmissionEventRow[]>;
+}
+
 /** What `einvoice db check` reports. */
 export interface StorageCheck {
   dialect: Dialect;
@@ -164,6 +258,8 @@ export interface Storage {
   readonly throttles: ThrottleRecords;
   readonly templates: TemplateRepository;
   readonly drift: DriftRepository;
+  readonly participants: ParticipantRepository;
+  readonly transmissions: TransmissionRepository;
   /**
    * Runs `work` while holding the named lock that every instance on this database shares. With
    * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds

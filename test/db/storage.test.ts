@@ -2,7 +2,7 @@
 // Tests share one storage per adapter, so each makes its own organizations and counters.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { DriftRow, KeyRow, OrgRow, Storage, WindowOpening } from "../../src/db/storage";
+import type { DriftRow, KeyRow, OrgRow, Storage, TransmissionEventRow, TransmissionRow, WindowOpening } from "../../src/db/storage";
 import { cannotRun } from "../support/requirements";
 import { storages } from "../support/storages";
 
@@ -29,6 +29,49 @@ const window = (orgId: string, quotaLimit: number): WindowOpening => ({
 function driftRow(path: string, checkedAt: string, outcome: DriftRow["outcome"] = "match"): DriftRow {
   return { key: "cen", version: "1.3.14", path, checkedAt, source: "upstream", expectedSha256: "a".repeat(64), actualSha256: outcome === "error" ? null : "a".repeat(64), outcome, detail: null };
 }
+
+function transmissionRow(orgId: string, overrides: Partial<TransmissionRow> = {}): TransmissionRow {
+  const id = `txn_${unique()}`;
+  return {
+    id,
+    orgId,
+    livemode: true,
+    direction: "outbound",
+    network: "peppol",
+    status: "queued",
+    senderScheme: "0088",
+    senderId: "1234567890123",
+    counterpartyScheme: "0088",
+    counterpartyId: "9876543210987",
+    format: "ubl",
+    documentSha256: "d".repeat(64),
+    document: "<Invoice/>",
+    customizationId: "urn:cen.eu:en16931:2017",
+    processId: "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0",
+    documentTypeId: null,
+    deadlineAt: null,
+    atRisk: false,
+    verdict: '{"valid":true}',
+    idempotencyKey: null,
+    requestSha256: null,
+    headHash: `h-${id}`,
+    headSeq: 1,
+    createdAt: "2026-03-01T10:00:00.000Z",
+    updatedAt: "2026-03-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+const firstEvent = (row: TransmissionRow): TransmissionEventRow => ({
+  transmissionId: row.id,
+  seq: 1,
+  type: "transmission.queued",
+  status: "queued",
+  at: row.createdAt,
+  data: "{}",
+  prevHash: `genesis-${row.id}`,
+  hash: row.headHash,
+});
 
 for (const adapter of storages) {
   describe.skipIf(cannotRun(`the ${adapter.name} storage`, adapter.missing))(`${adapter.name} storage`, () => {
@@ -281,6 +324,88 @@ for (const adapter of storages) {
         for (const row of rows) await storage.drift.insert(row);
         expect((await storage.drift.newestFirst()).slice(0, 3)).toEqual([rows[1], rows[2], rows[0]]);
         expect(await storage.drift.history(a)).toEqual([rows[2], rows[0]]);
+      });
+    });
+
+    describe("participants", () => {
+      test("upsert registers and then updates country and confirmation; find, list and remove per organization", async () => {
+        const org = await newOrg();
+        const other = await newOrg();
+        const row = { orgId: org.id, scheme: "0088", identifier: "4000001000005", country: null, confirmed: false, createdAt: "2026-01-01T00:00:00.000Z" };
+        await storage.participants.upsert(row);
+        expect(await storage.participants.find(org.id, "0088", "4000001000005")).toEqual(row);
+        await storage.participants.upsert({ ...row, country: "DE", confirmed: true, createdAt: "2026-02-01T00:00:00.000Z" });
+        expect(await storage.participants.find(org.id, "0088", "4000001000005")).toEqual({ ...row, country: "DE", confirmed: true });
+        expect(await storage.participants.find(other.id, "0088", "4000001000005")).toBeUndefined();
+        await storage.participants.upsert({ ...row, identifier: "1000000000001" });
+        expect((await storage.participants.listFor(org.id)).map((p) => p.identifier)).toEqual(["1000000000001", "4000001000005"]);
+        expect(await storage.participants.remove(other.id, "0088", "4000001000005")).toBe(false);
+        expect(await storage.participants.remove(org.id, "0088", "4000001000005")).toBe(true);
+        expect(await storage.participants.find(org.id, "0088", "4000001000005")).toBeUndefined();
+      });
+    });
+
+    describe("transmissions", () => {
+      test("created with its first event; read back equal; another organization does not see it", async () => {
+        const org = await newOrg();
+        const other = await newOrg();
+        const row = transmissionRow(org.id);
+        expect(await storage.transmissions.create(row, firstEvent(row))).toEqual({ created: true });
+        expect(await storage.transmissions.byId(org.id, row.id)).toEqual(row);
+        expect(await storage.transmissions.byId(other.id, row.id)).toBeUndefined();
+        expect(await storage.transmissions.events(row.id)).toEqual([firstEvent(row)]);
+      });
+
+      test("one Idempotency-Key per organization and mode: the second creation returns the first, even when concurrent", async () => {
+        const org = await newOrg();
+        const rows = Array.from({ length: 20 }, () => transmissionRow(org.id, { idempotencyKey: "order-1", requestSha256: "r".repeat(64) }));
+        const outcomes = await Promise.all(rows.map((row) => storage.transmissions.create(row, firstEvent(row))));
+        const created = outcomes.filter((o) => o.created);
+        expect(created).toHaveLength(1);
+        const winner = rows[outcomes.findIndex((o) => o.created)];
+        for (const outcome of outcomes) if (!outcome.created) expect(outcome.existing.id).toBe(winner.id);
+        expect((await storage.transmissions.byIdempotencyKey(org.id, true, "order-1"))?.id).toBe(winner.id);
+        // The same key in test mode is another key.
+        const test = transmissionRow(org.id, { livemode: false, idempotencyKey: "order-1" });
+        expect(await storage.transmissions.create(test, firstEvent(test))).toEqual({ created: true });
+        expect((await storage.transmissions.list(org.id, {}, 100, null)).length).toBe(2);
+      });
+
+      test("the same document to the same counterparty is found unless it settled", async () => {
+        const org = await newOrg();
+        const failed = transmissionRow(org.id, { status: "failed", createdAt: "2026-03-01T09:00:00.000Z" });
+        await storage.transmissions.create(failed, firstEvent(failed));
+        const counterparty = { scheme: "0088", id: "9876543210987" };
+        expect(await storage.transmissions.sameDocument(org.id, true, "d".repeat(64), counterparty, ["failed", "rejected"])).toBeUndefined();
+        const open = transmissionRow(org.id);
+        await storage.transmissions.create(open, firstEvent(open));
+        expect((await storage.transmissions.sameDocument(org.id, true, "d".repeat(64), counterparty, ["failed", "rejected"]))?.id).toBe(open.id);
+        expect(await storage.transmissions.sameDocument(org.id, true, "d".repeat(64), { scheme: "0088", id: "1" }, ["failed", "rejected"])).toBeUndefined();
+        expect(await storage.transmissions.sameDocument(org.id, false, "d".repeat(64), counterparty, ["failed", "rejected"])).toBeUndefined();
+      });
+
+      test("listed newest first, filtered, and paged by cursor without gaps or repeats", async () => {
+        const org = await newOrg();
+        const rows: TransmissionRow[] = [];
+        for (let i = 0; i < 7; i++) {
+          // Two share each creation instant, so the id breaks the tie.
+          const row = transmissionRow(org.id, { createdAt: `2026-03-01T10:00:0${Math.floor(i / 2)}.000Z`, network: i % 2 ? "sdi" : "peppol" });
+          rows.push(row);
+          await storage.transmissions.create(row, firstEvent(row));
+        }
+        const expected = [...rows].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)).map((r) => r.id);
+        const seen: string[] = [];
+        let cursor = null;
+        for (;;) {
+          const page = await storage.transmissions.list(org.id, {}, 3, cursor);
+          seen.push(...page.map((r) => r.id));
+          if (page.length < 3) break;
+          cursor = { createdAt: page[2].createdAt, id: page[2].id };
+        }
+        expect(seen).toEqual(expected);
+        expect((await storage.transmissions.list(org.id, { network: "sdi" }, 100, null)).map((r) => r.network)).toEqual(["sdi", "sdi", "sdi"]);
+        expect(await storage.transmissions.list(org.id, { direction: "inbound" }, 100, null)).toEqual([]);
+        expect(await storage.transmissions.list(org.id, { status: "queued" }, 100, null)).toHaveLength(7);
       });
     });
 

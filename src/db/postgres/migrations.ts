@@ -1,5 +1,6 @@
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import transmissions from "./migrations/0001_transmissions.sql" with { type: "text" };
 import { embedMigrations, type EmbeddedMigration } from "../embedded-migrations";
 
 /**
@@ -9,6 +10,7 @@ import { embedMigrations, type EmbeddedMigration } from "../embedded-migrations"
  */
 export const migrationSql: Record<string, string> = {
   "0000_init": init,
+  "0001_transmissions": transmissions,
 };
 
 export type Migration = EmbeddedMigration;

@@ -1,4 +1,4 @@
-// The PostgreSQL twin of src/db/schema.ts (drizzle has no dialect-agnostic schema): same tables and
+// The PostgreSQL twin of src/db/sqlite/schema.ts (drizzle has no dialect-agnostic schema): same tables and
 // column names, timestamps kept as ISO text so rows read back equal to SQLite's, plus the shared
 // limits that SQLite's single process keeps in memory.
 import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
@@ -105,3 +105,76 @@ export const throttles = pgTable("throttles", {
   startedAt: bigint("started_at", { mode: "number" }).notNull(),
   until: bigint("until", { mode: "number" }).notNull(),
 });
+
+/** Sender identifiers an organization may send from, registered by the operator (CLI). */
+export const participants = pgTable(
+  "participants",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    scheme: text("scheme").notNull(),
+    identifier: text("identifier").notNull(),
+    country: text("country"),
+    confirmed: boolean("confirmed").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.scheme, t.identifier] })],
+);
+
+/** Outbound and inbound transmissions; every status change is a compare-and-set plus one event. */
+export const transmissions = pgTable(
+  "transmissions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    livemode: boolean("livemode").notNull(),
+    direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
+    network: text("network").notNull(),
+    status: text("status").notNull(),
+    senderScheme: text("sender_scheme").notNull(),
+    senderId: text("sender_id").notNull(),
+    counterpartyScheme: text("counterparty_scheme").notNull(),
+    counterpartyId: text("counterparty_id").notNull(),
+    format: text("format").notNull(),
+    documentSha256: text("document_sha256").notNull(),
+    document: text("document"),
+    customizationId: text("customization_id"),
+    processId: text("process_id"),
+    documentTypeId: text("document_type_id"),
+    deadlineAt: text("deadline_at"),
+    atRisk: boolean("at_risk").notNull(),
+    verdict: text("verdict"),
+    idempotencyKey: text("idempotency_key"),
+    requestSha256: text("request_sha256"),
+    headHash: text("head_hash").notNull(),
+    headSeq: integer("head_seq").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("transmissions_idempotency").on(t.orgId, t.livemode, t.idempotencyKey),
+    index("transmissions_listing").on(t.orgId, t.createdAt, t.id),
+    index("transmissions_document").on(t.orgId, t.documentSha256),
+  ],
+);
+
+/** The hash-chained audit trail: one sequence and one predecessor per event of a transmission. */
+export const transmissionEvents = pgTable(
+  "transmission_events",
+  {
+    transmissionId: text("transmission_id")
+      .notNull()
+      .references(() => transmissions.id),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    at: text("at").notNull(),
+    data: text("data").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transmissionId, t.seq] }), uniqueIndex("transmission_events_prev").on(t.transmissionId, t.prevHash)],
+);

@@ -6,6 +6,7 @@ import { redactedLocation } from "../location";
 import { keyRepository, orgRepository, quotaRepository } from "./accounts";
 import { rollingCounters, throttleRecords } from "./limits";
 import { driftRepository, templateRepository } from "./records";
+import { participantRepository, transmissionRepository } from "./transmissions";
 import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
@@ -44,6 +45,8 @@ export async function openPostgresStorage(url: string, options: Options = {}): P
     throttles: guarded(throttleRecords(db)),
     templates: guarded(templateRepository(db)),
     drift: guarded(driftRepository(db)),
+    participants: guarded(participantRepository(db)),
+    transmissions: guarded(transmissionRepository(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
       unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),

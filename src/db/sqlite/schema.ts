@@ -101,3 +101,76 @@ export const pdfTemplates = sqliteTable(
   },
   (t) => [index("pdf_templates_org").on(t.orgId)],
 );
+
+/** Sender identifiers an organization may send from, registered by the operator (CLI). */
+export const participants = sqliteTable(
+  "participants",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    scheme: text("scheme").notNull(),
+    identifier: text("identifier").notNull(),
+    country: text("country"),
+    confirmed: integer("confirmed", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.scheme, t.identifier] })],
+);
+
+/** Outbound and inbound transmissions; every status change is a compare-and-set plus one event. */
+export const transmissions = sqliteTable(
+  "transmissions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    livemode: integer("livemode", { mode: "boolean" }).notNull(),
+    direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
+    network: text("network").notNull(),
+    status: text("status").notNull(),
+    senderScheme: text("sender_scheme").notNull(),
+    senderId: text("sender_id").notNull(),
+    counterpartyScheme: text("counterparty_scheme").notNull(),
+    counterpartyId: text("counterparty_id").notNull(),
+    format: text("format").notNull(),
+    documentSha256: text("document_sha256").notNull(),
+    document: text("document"),
+    customizationId: text("customization_id"),
+    processId: text("process_id"),
+    documentTypeId: text("document_type_id"),
+    deadlineAt: text("deadline_at"),
+    atRisk: integer("at_risk", { mode: "boolean" }).notNull(),
+    verdict: text("verdict"),
+    idempotencyKey: text("idempotency_key"),
+    requestSha256: text("request_sha256"),
+    headHash: text("head_hash").notNull(),
+    headSeq: integer("head_seq").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("transmissions_idempotency").on(t.orgId, t.livemode, t.idempotencyKey),
+    index("transmissions_listing").on(t.orgId, t.createdAt, t.id),
+    index("transmissions_document").on(t.orgId, t.documentSha256),
+  ],
+);
+
+/** The hash-chained audit trail: one sequence and one predecessor per event of a transmission. */
+export const transmissionEvents = sqliteTable(
+  "transmission_events",
+  {
+    transmissionId: text("transmission_id")
+      .notNull()
+      .references(() => transmissions.id),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    at: text("at").notNull(),
+    data: text("data").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transmissionId, t.seq] }), uniqueIndex("transmission_events_prev").on(t.transmissionId, t.prevHash)],
+);

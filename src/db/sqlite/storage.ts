@@ -3,6 +3,7 @@
 import { openSqlite } from "./connection";
 import { sqliteKeys, sqliteOrgs, sqliteQuota } from "./accounts";
 import { sqliteDrift, sqliteTemplates } from "./records";
+import { sqliteParticipants, sqliteTransmissions } from "./transmissions";
 import { memoryCounters, memoryThrottles } from "../memory-limits";
 import { embeddedMigrations } from "./migrations";
 import type { Database } from "bun:sqlite";
@@ -25,6 +26,8 @@ export function openSqliteStorage(path: string, options: { migrate: boolean } = 
     throttles: memoryThrottles(),
     templates: sqliteTemplates(db),
     drift: sqliteDrift(db),
+    participants: sqliteParticipants(db),
+    transmissions: sqliteTransmissions(db),
     async exclusively(name, wait, work) {
       const previous = held.get(name);
       if (previous && !wait) return { ran: false };
