@@ -78,6 +78,30 @@ interface ServerSettings {
   ruleEngine: RuleEngineChoice;
   /** DRIFT_CHECK=nightly, against `mirror` (a directory or URL) or upstream when null; null when off. */
   driftCheck: { mirror: string | null } | null;
+  transmission: TransmissionSettings;
+}
+
+/**
+ * TRANSMISSION=off (default): every transmission route answers 503 TRANSMISSION_DISABLED.
+ * TRANSMISSION=sandbox: the sandbox provider serves the networks in TRANSMISSION_NETWORKS (default
+ * all) for live and test keys alike; nothing leaves the machine (docs/transmission.md).
+ */
+export interface TransmissionSettings {
+  provider: "sandbox" | null;
+  networks: readonly string[];
+}
+
+export const TRANSMISSION_NETWORKS = ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"] as const;
+
+export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [] };
+
+export function transmissionSettings(env: Env = process.env): TransmissionSettings {
+  if ((oneOf("TRANSMISSION", given(env, "TRANSMISSION"), ["off", "sandbox"]) ?? "off") === "off") return TRANSMISSION_OFF;
+  const listed = given(env, "TRANSMISSION_NETWORKS");
+  if (listed === undefined) return { provider: "sandbox", networks: TRANSMISSION_NETWORKS };
+  const networks = listed.split(",").map((n) => n.trim());
+  for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, TRANSMISSION_NETWORKS);
+  return { provider: "sandbox", networks };
 }
 
 export function serverSettings(flags: { port?: string; db?: string } = {}, env: Env = process.env): ServerSettings {
@@ -98,6 +122,7 @@ export function serverSettings(flags: { port?: string; db?: string } = {}, env: 
     },
     ruleEngine: ruleEngineChoice(env.VALIDATION_ENGINE),
     driftCheck: oneOf("DRIFT_CHECK", given(env, "DRIFT_CHECK"), ["off", "nightly"]) === "nightly" ? { mirror: mirror === undefined ? null : mirrorSource(mirror) } : null,
+    transmission: transmissionSettings(env),
   };
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { parseArgs } from "node:util";
-import { orgsCommand, keysCommand } from "./cli/accounts";
+import { orgsCommand, keysCommand, participantsCommand } from "./cli/accounts";
 import { defaultWorkerCount, UsageError } from "./config";
 import { applyMemoryTarget } from "./cli/memory-target";
 import { AccountError } from "./accounts/errors";
@@ -20,6 +20,11 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   keys create --org ORG --mode live|test [--label L]
   keys list --org ORG
   keys revoke KEY_ID
+  participants add --org ORG --scheme SCHEME --id ID [--country CC] [--confirmed]
+  participants confirm --org ORG --scheme SCHEME --id ID
+  participants list --org ORG
+  participants remove --org ORG --scheme SCHEME --id ID
+                                        sender identifiers the organization may send from
   validate FILE... [--format auto|cii|ubl|fatturapa|facturae|eslog|sdi_messaggio] [--json]
                                         judge XML or hybrid PDF files offline; exit 0 all valid,
                                         1 any invalid, 2 a file could not be judged
@@ -59,6 +64,10 @@ async function main(argv: string[]): Promise<number> {
       profile: { type: "string" },
       out: { type: "string" },
       "drop-france-ctc-overlay": { type: "boolean" },
+      scheme: { type: "string" },
+      id: { type: "string" },
+      country: { type: "string" },
+      confirmed: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -81,6 +90,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "keys":
       await keysCommand(sub, rest, flags);
+      return 0;
+    case "participants":
+      await participantsCommand(sub, values);
       return 0;
     case "validate": {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.

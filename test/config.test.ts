@@ -38,6 +38,13 @@ const CASES: { name: string; read: (s: ReturnType<typeof settings>) => unknown; 
   },
   { name: "METRICS_PORT", read: (s) => s.http.metricsPort, accepts: [["9464", 9464]], refuses: ["metrics", "70000"], message: "METRICS_PORT must be a whole number from 0 to 65535" },
   { name: "VALIDATION_ENGINE", read: (s) => s.ruleEngine, accepts: [["native", "native"], ["saxonjs", "saxonjs"]], refuses: ["saxon", "Native"], message: 'VALIDATION_ENGINE must be "native" or "saxonjs"' },
+  {
+    name: "TRANSMISSION",
+    read: (s) => s.transmission,
+    accepts: [["off", { provider: null, networks: [] }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"] }]],
+    refuses: ["on", "peppol", "Sandbox"],
+    message: 'TRANSMISSION must be "off" or "sandbox"',
+  },
   { name: "DRIFT_CHECK", read: (s) => s.driftCheck, accepts: [["off", null], ["nightly", { mirror: null }]], refuses: ["daily", "on", "1"], message: 'DRIFT_CHECK must be "off" or "nightly"' },
 ];
 
@@ -51,6 +58,7 @@ describe("serverSettings", () => {
       http: { bodyTimeoutMs: 20_000, metricsToken: null, metricsPort: null },
       ruleEngine: "native",
       driftCheck: null,
+      transmission: { provider: null, networks: [] },
     });
   });
 
@@ -67,6 +75,13 @@ describe("serverSettings", () => {
   test("an empty variable counts as unset, except METRICS_TOKEN", () => {
     const empty = Object.fromEntries(CASES.map((c) => [c.name, ""]).filter(([name]) => name !== "METRICS_TOKEN"));
     expect(settings({ ...empty, DATABASE_PATH: "", DRIFT_CHECK_MIRROR: "" })).toEqual(settings({}));
+  });
+
+  test("TRANSMISSION_NETWORKS narrows what the sandbox serves; an unknown network is refused", () => {
+    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"] });
+    expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol,as4" })).toThrow('TRANSMISSION_NETWORKS must be "peppol" or "ksef" or "sdi" or "ppf_pdp" or "choruspro", not "as4"');
+    // Off, the list is not read.
+    expect(settings({ TRANSMISSION_NETWORKS: "as4" }).transmission).toEqual({ provider: null, networks: [] });
   });
 
   test("flags win over the environment, and a refused flag is named as the flag", () => {

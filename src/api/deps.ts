@@ -6,7 +6,7 @@ import { Metrics } from "./metrics";
 import { WorkerPool, warmEntries } from "../workers/pool";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
 import { DriftState } from "../rulesets/drift";
-import { DEFAULT_REQUEST_DEADLINE_MS, defaultWorkerCount } from "../config";
+import { DEFAULT_REQUEST_DEADLINE_MS, defaultWorkerCount, TRANSMISSION_OFF, type TransmissionSettings } from "../config";
 
 export interface ApiConfig {
   /** Time a metered request may take from arrival, queue wait included (docs/limits.md). */
@@ -16,6 +16,8 @@ export interface ApiConfig {
   metrics: boolean;
   engineConcurrency: number;
   engineMaxQueue: number;
+  /** TRANSMISSION and TRANSMISSION_NETWORKS (src/config.ts). */
+  transmission: TransmissionSettings;
 }
 
 const DEFAULT_API_CONFIG: ApiConfig = {
@@ -24,6 +26,7 @@ const DEFAULT_API_CONFIG: ApiConfig = {
   metrics: true,
   engineConcurrency: defaultWorkerCount(),
   engineMaxQueue: 256,
+  transmission: TRANSMISSION_OFF,
 };
 
 /** Everything a request needs beyond itself; one instance per server. */

@@ -3,6 +3,7 @@ import { UsageError } from "../config";
 import { createOrg, findOrg, listOrgs, setPlan, setRulesetChannel } from "../accounts/orgs";
 import { createKey, listKeys, revokeKey } from "../accounts/keys";
 import { withStorage } from "./storage";
+import { confirmParticipant, registerParticipant, removeParticipant } from "../transmission/participants";
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === "") throw new UsageError(`missing ${flag}`);
@@ -51,6 +52,34 @@ export function keysCommand(sub: string | undefined, args: string[], flags: Reco
         return;
       default:
         throw new UsageError("usage: keys create --org ORG --mode live|test [--label L] | keys list --org ORG | keys revoke KEY_ID");
+    }
+  });
+}
+
+/** `participants add|confirm|list|remove`: the sender identifiers an organization may send from. */
+export function participantsCommand(sub: string | undefined, flags: Record<string, string | boolean | undefined>): Promise<void> {
+  const text = (name: string) => (typeof flags[name] === "string" ? (flags[name] as string) : undefined);
+  return withStorage(text("db"), async (storage) => {
+    const org = await findOrg(storage, required(text("org"), "--org ORG"));
+    const participant = () => ({ scheme: required(text("scheme"), "--scheme SCHEME"), id: required(text("id"), "--id ID") });
+    switch (sub) {
+      case "add":
+        print(await registerParticipant(storage, systemClock, org, { ...participant(), country: text("country"), confirmed: flags.confirmed === true }));
+        return;
+      case "confirm":
+        print(await confirmParticipant(storage, org, participant()));
+        return;
+      case "list":
+        print(await storage.participants.listFor(org.id));
+        return;
+      case "remove":
+        await removeParticipant(storage, org, participant());
+        print({ ...participant(), removed: true });
+        return;
+      default:
+        throw new UsageError(
+          "usage: participants add --org ORG --scheme SCHEME --id ID [--country CC] [--confirmed] | participants confirm --org ORG --scheme S --id ID | participants list --org ORG | participants remove --org ORG --scheme S --id ID",
+        );
     }
   });
 }

@@ -99,7 +99,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   const { http, ruleEngine, database } = settings;
   const engineNote = ruleEngineNote(ruleEngine);
   const storage = await openStorage(database.location, database.postgres);
-  const deps = createDeps(storage, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics });
+  const deps = createDeps(storage, systemClock, { requestDeadlineMs: settings.requestDeadlineMs, metrics: settings.metrics, transmission: settings.transmission });
   const app = createApp(deps, [], http).listen({ port: settings.port, hostname: "0.0.0.0" });
   const actualPort = app.server!.port!;
   // After the listen: a port already taken stops the start before any key exists to be lost.

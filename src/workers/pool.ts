@@ -5,6 +5,7 @@ import type { WorkerRequest } from "./protocol";
 import type { GeneratedInvoice, InvoiceOrder } from "../generate/generate-invoice";
 import type { Parsed } from "../generate/parse";
 import type { ConvertOrder, Converted } from "../convert/convert";
+import type { InspectOrder, Inspection } from "../transmission/inspect";
 import type { TemplateDefinitionInput } from "../pdf/design";
 import { WorkerThread } from "./worker-thread";
 import { recordById } from "../profiles/lookup";
@@ -115,6 +116,11 @@ export class WorkerPool {
   /** A convert request, whole: read, written, read back and judged; refusals come back as the DomainError they were. */
   async convert(order: ConvertOrder, signal: AbortSignal): Promise<Converted> {
     return (await this.run({ id: this.nextId++, kind: "convert", order }, signal)) as Converted;
+  }
+
+  /** A document a transmission would carry: refusals of what cannot travel come back as DomainErrors. */
+  async inspectForTransmission(order: InspectOrder, signal: AbortSignal): Promise<Inspection> {
+    return (await this.run({ id: this.nextId++, kind: "inspect-transmission", order }, signal)) as Inspection;
   }
 
   /** What keeps a template's design from being drawn (its logo decoded), before it is stored; generate checks it again. */

@@ -5,6 +5,7 @@ import type { ValidateRequest } from "../validation/validate";
 import type { InvoiceOrder } from "../generate/generate-invoice";
 import type { ConvertOrder } from "../convert/convert";
 import type { TemplateDefinitionInput } from "../pdf/design";
+import type { InspectOrder } from "../transmission/inspect";
 
 /**
  * What the pool asks of an engine worker: one job per use case and message, answered by one reply
@@ -16,6 +17,7 @@ export type WorkerRequest =
   | { id: number; kind: "generate"; order: InvoiceOrder }
   | { id: number; kind: "convert"; order: ConvertOrder }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
+  | { id: number; kind: "inspect-transmission"; order: InspectOrder }
   | { id: number; kind: "warm"; entries: string[] };
 
 /** The pool's answer to a job that asks to spend its unit: false when it could not (none left). */

@@ -47,6 +47,10 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       const { convertDocument } = await import("../convert/convert");
       return convertDocument(message.order, { judge });
     }
+    case "inspect-transmission": {
+      const { inspectForTransmission } = await import("../transmission/inspect");
+      return inspectForTransmission(message.order, judge);
+    }
     case "design": {
       const { designProblems } = await import("../pdf/design-check");
       return designProblems(message.definition);
