@@ -16,6 +16,7 @@ import { generateRoute } from "./routes/generate";
 import { parseRoute } from "./routes/parse";
 import { convertRoute } from "./routes/convert";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
+import { TRANSMISSION_ROUTES } from "./routes/transmissions";
 
 /** Every API route, in the order the OpenAPI document lists them. */
 export const API_ROUTES: RouteDef[] = [
@@ -29,6 +30,7 @@ export const API_ROUTES: RouteDef[] = [
   listTemplatesRoute,
   getTemplateRoute,
   deleteTemplateRoute,
+  ...TRANSMISSION_ROUTES,
 ];
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;

@@ -10,8 +10,9 @@ function jsonResponse(status: number, payload: unknown, headers?: Record<string,
   });
 }
 
-export function successResponse(data: unknown): Response {
-  return jsonResponse(200, { success: true, data });
+/** The success envelope; 202 where the work is accepted and goes on after the answer (a queued transmission). */
+export function successResponse(data: unknown, status: 200 | 202 = 200): Response {
+  return jsonResponse(status, { success: true, data });
 }
 
 /**

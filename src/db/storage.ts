@@ -186,6 +186,8 @@ export interface TransmissionRow {
   customizationId: string | null;
   processId: string | null;
   documentTypeId: string | null;
+  /** BT-1, for the French rule that a number a platform rejected cannot travel again. */
+  invoiceNumber: string | null;
   deadlineAt: string | null;
   atRisk: boolean;
   /** The verdict the document was accepted with (JSON). */
@@ -236,6 +238,8 @@ export interface TransmissionRepository {
   byIdempotencyKey(orgId: string, livemode: boolean, key: string): Promise<TransmissionRow | undefined>;
   /** The newest transmission of this document to this counterparty in the mode whose status is not one of `settled`. */
   sameDocument(orgId: string, livemode: boolean, documentSha256: string, counterparty: { scheme: string; id: string }, settled: readonly string[]): Promise<TransmissionRow | undefined>;
+  /** A transmission of this sender's invoice number over `network` that was rejected. */
+  rejectedNumber(orgId: string, livemode: boolean, network: string, sender: { scheme: string; id: string }, invoiceNumber: string): Promise<TransmissionRow | undefined>;
   /** Newest first (createdAt, then id), after `cursor`; at most `limit`. */
   list(orgId: string, filters: TransmissionFilters, limit: number, cursor: TransmissionCursor | null): Promise<TransmissionRow[]>;
   events(transmissionId: string): Promise<TransmissionEventRow[]>;

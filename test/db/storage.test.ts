@@ -49,6 +49,7 @@ function transmissionRow(orgId: string, overrides: Partial<TransmissionRow> = {}
     customizationId: "urn:cen.eu:en16931:2017",
     processId: "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0",
     documentTypeId: null,
+    invoiceNumber: "INV-1",
     deadlineAt: null,
     atRisk: false,
     verdict: '{"valid":true}',

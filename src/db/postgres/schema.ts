@@ -144,6 +144,7 @@ export const transmissions = pgTable(
     customizationId: text("customization_id"),
     processId: text("process_id"),
     documentTypeId: text("document_type_id"),
+    invoiceNumber: text("invoice_number"),
     deadlineAt: text("deadline_at"),
     atRisk: boolean("at_risk").notNull(),
     verdict: text("verdict"),

@@ -66,6 +66,24 @@ export function transmissionRepository(db: Db): TransmissionRepository {
         .limit(1);
       return row;
     },
+    async rejectedNumber(orgId, livemode, network, sender, invoiceNumber) {
+      const [row] = await db
+        .select()
+        .from(transmissions)
+        .where(
+          and(
+            eq(transmissions.orgId, orgId),
+            eq(transmissions.livemode, livemode),
+            eq(transmissions.network, network),
+            eq(transmissions.senderScheme, sender.scheme),
+            eq(transmissions.senderId, sender.id),
+            eq(transmissions.invoiceNumber, invoiceNumber),
+            eq(transmissions.status, "rejected"),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
     list(orgId, filters, limit, cursor) {
       const where: (SQL | undefined)[] = [eq(transmissions.orgId, orgId)];
       if (filters.direction) where.push(eq(transmissions.direction, filters.direction as "outbound" | "inbound"));

@@ -140,6 +140,7 @@ export const transmissions = sqliteTable(
     customizationId: text("customization_id"),
     processId: text("process_id"),
     documentTypeId: text("document_type_id"),
+    invoiceNumber: text("invoice_number"),
     deadlineAt: text("deadline_at"),
     atRisk: integer("at_risk", { mode: "boolean" }).notNull(),
     verdict: text("verdict"),

@@ -79,6 +79,23 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .get();
     },
+    async rejectedNumber(orgId, livemode, network, sender, invoiceNumber) {
+      return db
+        .select()
+        .from(transmissions)
+        .where(
+          and(
+            eq(transmissions.orgId, orgId),
+            eq(transmissions.livemode, livemode),
+            eq(transmissions.network, network),
+            eq(transmissions.senderScheme, sender.scheme),
+            eq(transmissions.senderId, sender.id),
+            eq(transmissions.invoiceNumber, invoiceNumber),
+            eq(transmissions.status, "rejected"),
+          ),
+        )
+        .get();
+    },
     async list(orgId, filters, limit, cursor) {
       const where: (SQL | undefined)[] = [eq(transmissions.orgId, orgId)];
       if (filters.direction) where.push(eq(transmissions.direction, filters.direction as "outbound" | "inbound"));

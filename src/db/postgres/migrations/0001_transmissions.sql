@@ -37,6 +37,7 @@ CREATE TABLE "transmissions" (
 	"customization_id" text,
 	"process_id" text,
 	"document_type_id" text,
+	"invoice_number" text,
 	"deadline_at" text,
 	"at_risk" boolean NOT NULL,
 	"verdict" text,
