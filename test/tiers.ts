@@ -15,6 +15,7 @@ export const TIERS = {
     "test/engine",
     "test/model",
     "test/support",
+    "test/transmission",
     "test/tiers.test.ts",
     "test/config.test.ts",
     "test/api/auth.test.ts",
