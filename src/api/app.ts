@@ -15,6 +15,7 @@ import { rulesetsRoute } from "./routes/rulesets";
 import { generateRoute } from "./routes/generate";
 import { parseRoute } from "./routes/parse";
 import { convertRoute } from "./routes/convert";
+import { receiveRoute } from "./routes/receive";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 
 /** Every API route, in the order the OpenAPI document lists them. */
@@ -24,6 +25,7 @@ export const API_ROUTES: RouteDef[] = [
   validateRoute,
   parseRoute,
   convertRoute,
+  receiveRoute,
   rulesetsRoute,
   createTemplateRoute,
   listTemplatesRoute,
