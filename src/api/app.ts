@@ -15,6 +15,7 @@ import { rulesetsRoute } from "./routes/rulesets";
 import { generateRoute } from "./routes/generate";
 import { parseRoute } from "./routes/parse";
 import { convertRoute } from "./routes/convert";
+import { receiveRoute } from "./routes/receive";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 import { TRANSMISSION_ROUTES } from "./routes/transmissions";
 
@@ -25,6 +26,7 @@ export const API_ROUTES: RouteDef[] = [
   validateRoute,
   parseRoute,
   convertRoute,
+  receiveRoute,
   rulesetsRoute,
   createTemplateRoute,
   listTemplatesRoute,

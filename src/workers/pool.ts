@@ -1,7 +1,7 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { En16931Syntax } from "../profiles/ids";
 import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
-import type { WorkerRequest } from "./protocol";
+import type { ReceiveOutcome, WorkerRequest } from "./protocol";
 import type { GeneratedInvoice, InvoiceOrder } from "../generate/generate-invoice";
 import type { Parsed } from "../generate/parse";
 import type { ConvertOrder, Converted } from "../convert/convert";
@@ -51,11 +51,11 @@ interface Slot {
 
 /**
  * A fixed set of engine workers: every job on caller bytes runs in one, off the thread that answers
- * HTTP, one job per use case (validate, parse, generate, a template's design check). Admission
- * (engine/admission.ts) already bounds how many jobs run at once to the pool size; the pool hands
- * each job an idle worker. A job cut off by its deadline takes its worker with it: the worker is
- * terminated and replaced, so no request holds a worker past the deadline. Every job settles
- * (worker-thread.ts), so every slot comes free.
+ * HTTP, one job per use case (validate, parse, receive, generate, convert, a template's design
+ * check). Admission (engine/admission.ts) already bounds how many jobs run at once to the pool
+ * size; the pool hands each job an idle worker. A job cut off by its deadline takes its worker with
+ * it: the worker is terminated and replaced, so no request holds a worker past the deadline. Every
+ * job settles (worker-thread.ts), so every slot comes free.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -102,6 +102,11 @@ export class WorkerPool {
   /** Refusals of the document come back as the DomainError parse raised. */
   async parse(bytes: Uint8Array, hint: "auto" | En16931Syntax | undefined, signal: AbortSignal): Promise<Parsed> {
     return (await this.run({ id: this.nextId++, kind: "parse", bytes, hint }, signal)) as Parsed;
+  }
+
+  /** A received document judged and, when parse maps it, read: one job, so the bytes cross once. */
+  async receive(request: ValidateRequest, signal: AbortSignal): Promise<ReceiveOutcome> {
+    return (await this.run({ id: this.nextId++, kind: "receive", request }, signal)) as ReceiveOutcome;
   }
 
   /**

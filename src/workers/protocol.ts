@@ -1,7 +1,8 @@
 import { EngineUnavailable } from "../engine/admission";
 import type { En16931Syntax } from "../profiles/ids";
 import { DomainError } from "../errors/domain-error";
-import type { ValidateRequest } from "../validation/validate";
+import type { ValidateOutcome, ValidateRequest } from "../validation/validate";
+import type { Parsed } from "../generate/parse";
 import type { InvoiceOrder } from "../generate/generate-invoice";
 import type { ConvertOrder } from "../convert/convert";
 import type { TemplateDefinitionInput } from "../pdf/design";
@@ -14,11 +15,18 @@ import type { InspectOrder } from "../transmission/inspect";
 export type WorkerRequest =
   | { id: number; kind: "validate"; request: ValidateRequest }
   | { id: number; kind: "parse"; bytes: Uint8Array; hint?: "auto" | En16931Syntax }
+  | { id: number; kind: "receive"; request: ValidateRequest }
   | { id: number; kind: "generate"; order: InvoiceOrder }
   | { id: number; kind: "convert"; order: ConvertOrder }
   | { id: number; kind: "design"; definition: TemplateDefinitionInput }
   | { id: number; kind: "inspect-transmission"; order: InspectOrder }
   | { id: number; kind: "warm"; entries: string[] };
+
+/**
+ * A received document's verdict, and its invoice when parse maps the document. A document parse
+ * refuses is still judged, so its refusal is no error here: `parse` is simply absent.
+ */
+export type ReceiveOutcome = ValidateOutcome & { parse?: Parsed };
 
 /** The pool's answer to a job that asks to spend its unit: false when it could not (none left). */
 export type UnitAnswer = { id: number; kind: "unit"; spent: boolean };

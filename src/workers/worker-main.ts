@@ -3,12 +3,14 @@ import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "../validation/engine";
 import { validateDocument, type ValidateRequest } from "../validation/validate";
 import { isPdf } from "../pdf/sniff";
-import { failureReply, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
+import { DomainError } from "../errors/domain-error";
+import { failureReply, type ReceiveOutcome, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
 import { lowerThreadPriority } from "./priority";
 
 /**
  * An engine worker: holds its own compiled schemas and stylesheets and runs one job at a time (judges
- * a document, reads one, generates one, checks a template's design), off the thread that answers HTTP.
+ * a document, reads one, judges and reads a received one, generates one, checks a template's design),
+ * off the thread that answers HTTP.
  */
 declare const self: Worker;
 lowerThreadPriority();
@@ -38,6 +40,8 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       const { parseDocument } = await import("../generate/parse");
       return parseDocument(message.bytes, { hint: message.hint });
     }
+    case "receive":
+      return receive(message.request);
     case "generate": {
       const { generateInvoice } = await import("../generate/generate-invoice");
       return generateInvoice(message.order, { spend: () => spendUnit(message.id), judge });
@@ -61,6 +65,23 @@ async function perform(message: WorkerRequest): Promise<unknown> {
 function judge(request: ValidateRequest) {
   if (isLargeXml(request.bytes)) Bun.gc(true);
   return validateDocument(engine, request);
+}
+
+/**
+ * The verdict always; the invoice only when parse maps the document. Parse's refusals (a national
+ * format, a document without a number) are data about the document, which the verdict already
+ * judges; anything else parse throws is the engine's fault and fails the job.
+ */
+async function receive(request: ValidateRequest): Promise<ReceiveOutcome> {
+  const outcome = await judge(request);
+  if (!outcome.ok) return outcome;
+  const { parseDocument } = await import("../generate/parse");
+  try {
+    return { ...outcome, parse: await parseDocument(request.bytes) };
+  } catch (error) {
+    if (error instanceof DomainError) return outcome;
+    throw error;
+  }
 }
 
 /** Jobs waiting for the pool to spend their unit. */
@@ -96,7 +117,7 @@ let pdfJobs = 0;
 const COLLECT_EVERY = 4;
 
 function handlesPdf(message: WorkerRequest): boolean {
-  if (message.kind === "validate") return isPdf(message.request.bytes);
+  if (message.kind === "validate" || message.kind === "receive") return isPdf(message.request.bytes);
   return (message.kind === "generate" && message.order.pdf !== undefined) || (message.kind === "parse" && isPdf(message.bytes)) || (message.kind === "convert" && isPdf(message.order.bytes));
 }
 

@@ -27,7 +27,7 @@ const invoice = SCENARIOS[0].build(LOCALES.de);
 const xml = new Uint8Array(await (await json("/v1/generate", { standard: "xrechnung", syntax: "ubl", output: "xml", invoice })).arrayBuffer());
 const template = (await (await json("/v1/pdf-templates", { name: "probe", definition: { accentColor: "#1F4E79" } })).json()) as { data: { ref: string } };
 const pdf = new Uint8Array(await (await json("/v1/generate", { standard: "facturx", profile: "en16931", output: "pdf", pdfTemplateId: template.data.ref, invoice })).arrayBuffer());
-for (const path of ["/v1/validate", "/v1/parse", "/v1/convert?targetFormat=cii"]) {
+for (const path of ["/v1/validate", "/v1/parse", "/v1/receive", "/v1/convert?targetFormat=cii"]) {
   await post(path, xml, "application/xml");
   await post(path, pdf, "application/pdf");
 }

@@ -11,7 +11,7 @@ const ParseQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Parsed = Type.Object(
+export const Parsed = Type.Object(
   {
     format: Type.Union(EN16931_SYNTAXES.map((f) => Type.Literal(f))),
     profileDetected: Type.Optional(Type.String()),

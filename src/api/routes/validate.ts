@@ -11,7 +11,7 @@ import { rulesetChoice } from "../ruleset-choice";
 import { LayerResultSchema } from "../../validation/layers/layer";
 
 /** `driftCheckedAt` sits after the seal rows, where the spec's field table has it. */
-function withDriftCheck(result: ValidationResult, checkedAt: string | undefined): ValidationResult {
+export function withDriftCheck(result: ValidationResult, checkedAt: string | undefined): ValidationResult {
   if (!checkedAt) return result;
   const { valid, format, profileDetected, sha256, rulesetSha256, rulesetArtifacts, ...rest } = result;
   return { valid, format, ...(profileDetected ? { profileDetected } : {}), sha256, rulesetSha256, rulesetArtifacts, driftCheckedAt: checkedAt, ...rest };
