@@ -9,6 +9,7 @@
 import { existsSync, statSync } from "node:fs";
 import { DEFAULT_POSTGRES_OPTIONS, type PostgresOptions } from "./db/open";
 import { isPostgresUrl } from "./db/location";
+import { NETWORKS } from "./transmission/states";
 
 type Env = Record<string, string | undefined>;
 
@@ -91,16 +92,14 @@ export interface TransmissionSettings {
   networks: readonly string[];
 }
 
-export const TRANSMISSION_NETWORKS = ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"] as const;
-
 export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [] };
 
 export function transmissionSettings(env: Env = process.env): TransmissionSettings {
   if ((oneOf("TRANSMISSION", given(env, "TRANSMISSION"), ["off", "sandbox"]) ?? "off") === "off") return TRANSMISSION_OFF;
   const listed = given(env, "TRANSMISSION_NETWORKS");
-  if (listed === undefined) return { provider: "sandbox", networks: TRANSMISSION_NETWORKS };
+  if (listed === undefined) return { provider: "sandbox", networks: NETWORKS };
   const networks = listed.split(",").map((n) => n.trim());
-  for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, TRANSMISSION_NETWORKS);
+  for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, NETWORKS);
   return { provider: "sandbox", networks };
 }
 

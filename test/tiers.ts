@@ -65,6 +65,7 @@ export const TIERS = {
     "test/api/convert.test.ts",
     "test/api/pdf-templates.test.ts",
     "test/api/receive.test.ts",
+    "test/api/transmissions.test.ts",
     "test/api/ruleset-versions.test.ts",
     "test/api/validate.test.ts",
     "test/cli/commands.test.ts",

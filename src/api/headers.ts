@@ -30,6 +30,8 @@ export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 export const REQUEST_HEADERS = {
   "Service-Ruleset":
     "the rule versions that judge: latest, previous, or exact pins <versionKey>:<version>[,...]; overrides the organization's default channel. A malformed value is a 400 VALIDATION_ERROR, a pin no longer served a 422 VALIDATION_ERROR",
+  "Idempotency-Key":
+    "printable ASCII, 1 to 255 characters (else 400 INVALID_IDEMPOTENCY_KEY before anything is spent): the same key and body answer the first transmission again (200, deduplicated: true); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED",
 } as const;
 
 export type RequestHeader = keyof typeof REQUEST_HEADERS;

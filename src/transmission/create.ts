@@ -9,7 +9,7 @@ import { display, normalised, routable, sameParticipant, type ParticipantId } fr
 import type { Inspection, InspectOrder } from "./inspect";
 import { senderRegistration } from "./participants";
 import { nextEvent } from "./event-chain";
-import { canonicalJson } from "./canonical-json";
+import { canonicalJson, type JsonValue } from "./canonical-json";
 import { peppolEnvelope } from "./envelope";
 
 export interface TransmissionRequest {
@@ -130,7 +130,7 @@ export const verdictSubset = (verdict: ValidationResult) => ({
 
 export async function createTransmission(steps: CreateSteps, caller: Caller, request: TransmissionRequest, idempotencyKey: string | null): Promise<Accepted> {
   const { storage } = steps;
-  const requestSha256 = sha256(canonicalJson({ ...request }));
+  const requestSha256 = sha256(canonicalJson(request as unknown as JsonValue));
   if (idempotencyKey !== null) {
     const again = await replayed(storage, caller, idempotencyKey, requestSha256);
     if (again) return again;
@@ -141,12 +141,14 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
   if (request.xml.trim() === "") throw new DomainError(400, "EMPTY_DOCUMENT", "the document is empty; nothing was queued or billed");
 
   const inspection = await steps.inspect({ xml: request.xml, format: request.format });
-  if (!inspection.verdict.valid) {
-    throw new DomainError(422, "INVALID_INVOICE", `the document is not valid (${inspection.verdict.errors.length} errors); nothing was queued or billed`, { validationResult: inspection.verdict });
-  }
+  // The specific refusals first: a document without its envelope ids, addressed to other parties
+  // or tripping the French rules is also invalid, and the specific code says what to fix.
   const envelope = request.network === "peppol" ? peppolEnvelope(inspection, request) : undefined;
   checkParties(request, inspection);
   checkFrance(request, country, inspection.verdict);
+  if (!inspection.verdict.valid) {
+    throw new DomainError(422, "INVALID_INVOICE", `the document is not valid (${inspection.verdict.errors.length} errors); nothing was queued or billed`, { validationResult: inspection.verdict });
+  }
   if (request.network === "ppf_pdp" && inspection.invoiceNumber) {
     const burned = await storage.transmissions.rejectedNumber(caller.orgId, caller.livemode, "ppf_pdp", normalised(request.sender), inspection.invoiceNumber);
     if (burned) {
@@ -159,6 +161,8 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
   const documentSha256 = sha256(request.xml);
   const recipient = normalised(request.recipient);
   const earlier = await storage.transmissions.sameDocument(caller.orgId, caller.livemode, documentSha256, recipient, SETTLED_WITHOUT_ARRIVAL);
+  // A request with the same Idempotency-Key that was still being read when this one began.
+  if (earlier && idempotencyKey !== null && earlier.idempotencyKey === idempotencyKey) return (await replayed(storage, caller, idempotencyKey, requestSha256))!;
   if (earlier) {
     throw new DomainError(409, "CONTENT_ALREADY_SENT", `this document was already sent to ${display(request.recipient)} (transmission ${earlier.id}, ${earlier.status}) and can still arrive`, {
       transmissionId: earlier.id,

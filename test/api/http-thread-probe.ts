@@ -6,14 +6,16 @@ import { createDeps } from "../../src/api/deps";
 import { API_ROUTES, createApp } from "../../src/api/app";
 import { createOrg } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
+import { registerParticipant } from "../../src/transmission/participants";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const storage = openSqliteStorage(":memory:");
 const clock = () => new Date();
-const deps = createDeps(storage, clock, { engineConcurrency: 1 });
+const deps = createDeps(storage, clock, { engineConcurrency: 1, transmission: { provider: "sandbox", networks: ["sdi"] } });
 const app = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${app.server!.port}`;
-const key = (await createKey(storage, clock, await createOrg(storage, clock, { name: "probe", plan: "scale", billingDay: 1 }), "live")).key;
+const org = await createOrg(storage, clock, { name: "probe", plan: "scale", billingDay: 1 });
+const key = (await createKey(storage, clock, org, "live")).key;
 
 const served: Record<string, number[]> = {};
 async function post(path: string, body: BodyInit, contentType: string): Promise<Response> {
@@ -31,6 +33,11 @@ for (const path of ["/v1/validate", "/v1/parse", "/v1/receive", "/v1/convert?tar
   await post(path, xml, "application/xml");
   await post(path, pdf, "application/pdf");
 }
+// A transmission from the document's own seller endpoint to its buyer's.
+const text = new TextDecoder().decode(xml);
+const [seller, buyer] = [...text.matchAll(/<cbc:EndpointID schemeID="([^"]+)">([^<]+)</g)].map((m) => ({ scheme: m[1], id: m[2] }));
+await registerParticipant(storage, clock, org, { ...seller, country: "DE", confirmed: true });
+await json("/v1/transmissions", { network: "sdi", sender: seller, recipient: buyer, format: "ubl", xml: text });
 
 const untried = API_ROUTES.filter((route) => route.body && !served[`${route.method} ${route.path}`]).map((route) => `${route.method} ${route.path}`);
 console.log(JSON.stringify({ served, untried, loaded: Object.keys(require.cache) }));

@@ -3,7 +3,7 @@ import { defineRoute, type RequestContext } from "../route";
 import { ApiError, badRequest } from "../errors";
 import { unmetered } from "../metering";
 import { successResponse } from "../respond";
-import { TRANSMISSION_NETWORKS } from "../../config";
+import { NETWORKS } from "../../transmission/states";
 import { checkIdempotencyKey, createTransmission, type Accepted, type TransmissionRequest } from "../../transmission/create";
 import { verifyChain } from "../../transmission/event-chain";
 import type { TransmissionCursor, TransmissionRow } from "../../db/storage";
@@ -11,7 +11,7 @@ import type { TransmissionCursor, TransmissionRow } from "../../db/storage";
 const tags = ["transmissions (preview)"];
 const params = { id: "the transmission's id, txn_…" };
 
-const Network = Type.Union(TRANSMISSION_NETWORKS.map((n) => Type.Literal(n)));
+const Network = Type.Union(NETWORKS.map((n) => Type.Literal(n)));
 const Participant = Type.Object(
   { scheme: Type.String({ minLength: 1, maxLength: 64, description: "identifier scheme, e.g. the ISO 6523 ICD 0088" }), id: Type.String({ minLength: 1, maxLength: 256 }) },
   { additionalProperties: false },
@@ -110,8 +110,6 @@ async function owned(ctx: RequestContext<"key">): Promise<TransmissionRow> {
   return row;
 }
 
-const IDEMPOTENCY_HEADER = { name: "Idempotency-Key", description: "printable ASCII, at most 255 characters: the same key and body answer the first transmission again (200, deduplicated: true)" };
-
 export const createTransmissionRoute = defineRoute<TransmissionRequest>({
   method: "POST",
   path: "/v1/transmissions",
@@ -122,7 +120,7 @@ export const createTransmissionRoute = defineRoute<TransmissionRequest>({
     description:
       "Judges the document again in an engine worker and refuses what cannot travel before anything is written: nothing refused is queued or billed. 202 with the queued transmission; an Idempotency-Key replay answers 200 with the first one. Billing: one unit when it is delivered (docs/transmission.md).",
     tags,
-    requestHeaders: [IDEMPOTENCY_HEADER],
+    requestHeaders: ["Idempotency-Key"],
     errors: [
       "TRANSMISSION_DISABLED",
       "TRANSMISSION_NO_PROVIDER",
@@ -201,7 +199,7 @@ export const listTransmissionsRoute = defineRoute<unknown, { direction?: string;
     errors: ["TRANSMISSION_DISABLED"],
     response: {
       data: Type.Object({
-        items: Type.Array(Type.Pick(Transmission, ["id", "direction", "network", "status", "atRisk"])),
+        items: Type.Array(Type.Pick(Transmission, ["id", "direction", "network", "status", "atRisk"], { title: "TransmissionListItem" })),
         nextCursor: Type.Union([Type.String(), Type.Null()]),
       }),
     },
