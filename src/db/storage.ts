@@ -198,6 +198,19 @@ export interface TransmissionRow {
   /** The newest event's hash and sequence: a chain whose last event is not the head is truncated. */
   headHash: string;
   headSeq: number;
+  /** Delivery: when the next attempt is due (null: nothing to do), and which instance holds it until when. */
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  attemptCount: number;
+  /** Our reference for the provider, written before the first network call so a retry can ask for it. */
+  providerRef: string | null;
+  /** What the recipient lookup last answered. */
+  recipientState: string | null;
+  /** Why a human must look at it, when escalated. */
+  escalation: string | null;
+  /** When the delivery was billed (once). */
+  billedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -212,6 +225,29 @@ export interface TransmissionEventRow {
   data: string;
   prevHash: string;
   hash: string;
+}
+
+/** The columns a change may set beside the status. */
+export type TransmissionPatch = Partial<
+  Pick<TransmissionRow, "atRisk" | "nextAttemptAt" | "leaseOwner" | "leaseUntil" | "attemptCount" | "providerRef" | "recipientState" | "escalation" | "billedAt" | "document">
+>;
+
+/**
+ * One change of a transmission: a compare-and-set on what it must be now, the columns it sets, and
+ * the event appended after the chain's head as the transaction finds it.
+ */
+export interface TransmissionChange {
+  /** The status it must have; `to` is the status it gets (the same for a flag or a schedule). */
+  from: string;
+  to: string;
+  /** Further conditions: still not at risk (the flag fires once), still held by this lease owner. */
+  expect?: { atRisk?: boolean; leaseOwner?: string | null };
+  patch?: TransmissionPatch;
+  /** Absent: nothing is appended (a lease or a schedule is no status change). */
+  event?: (head: { seq: number; hash: string }) => TransmissionEventRow;
+  /** Counts one quota unit in this window in the same transaction: a delivery is billed with the change that records it, once. */
+  bill?: WindowOpening;
+  at: string;
 }
 
 export interface TransmissionFilters {
@@ -243,6 +279,13 @@ export interface TransmissionRepository {
   /** Newest first (createdAt, then id), after `cursor`; at most `limit`. */
   list(orgId: string, filters: TransmissionFilters, limit: number, cursor: TransmissionCursor | null): Promise<TransmissionRow[]>;
   events(transmissionId: string): Promise<TransmissionEventRow[]>;
+  /** Applies the change when its conditions hold, in one transaction (event, webhook outbox row, bill); the row after, or undefined. */
+  change(id: string, change: TransmissionChange): Promise<TransmissionRow | undefined>;
+  /**
+   * Leases up to `limit` outbound transmissions that are due (nextAttemptAt reached, no live lease)
+   * to `owner` until `leaseUntil`, in one statement, so instances never take the same one.
+   */
+  claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
 }
 
 /** What `einvoice db check` reports. */

@@ -199,6 +199,15 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
     requestSha256,
     headHash: first.hash,
     headSeq: first.seq,
+    // Due at once: the delivery worker picks it up on its next pass.
+    nextAttemptAt: first.at,
+    leaseOwner: null,
+    leaseUntil: null,
+    attemptCount: 0,
+    providerRef: null,
+    recipientState: null,
+    escalation: null,
+    billedAt: null,
     createdAt: first.at,
     updatedAt: first.at,
   };

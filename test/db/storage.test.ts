@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { DriftRow, KeyRow, OrgRow, Storage, TransmissionEventRow, TransmissionRow, WindowOpening } from "../../src/db/storage";
 import { cannotRun } from "../support/requirements";
 import { storages } from "../support/storages";
+import { nextEvent, verifyChain } from "../../src/transmission/event-chain";
+import { canonicalJson } from "../../src/transmission/canonical-json";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 
@@ -57,6 +59,14 @@ function transmissionRow(orgId: string, overrides: Partial<TransmissionRow> = {}
     requestSha256: null,
     headHash: `h-${id}`,
     headSeq: 1,
+    nextAttemptAt: "2026-03-01T10:00:00.000Z",
+    leaseOwner: null,
+    leaseUntil: null,
+    attemptCount: 0,
+    providerRef: null,
+    recipientState: null,
+    escalation: null,
+    billedAt: null,
     createdAt: "2026-03-01T10:00:00.000Z",
     updatedAt: "2026-03-01T10:00:00.000Z",
     ...overrides,
@@ -407,6 +417,91 @@ for (const adapter of storages) {
         expect((await storage.transmissions.list(org.id, { network: "sdi" }, 100, null)).map((r) => r.network)).toEqual(["sdi", "sdi", "sdi"]);
         expect(await storage.transmissions.list(org.id, { direction: "inbound" }, 100, null)).toEqual([]);
         expect(await storage.transmissions.list(org.id, { status: "queued" }, 100, null)).toHaveLength(7);
+      });
+    });
+
+    describe("transmission changes", () => {
+      const eventAfter = (id: string, type: string, status: string) => (head: { seq: number; hash: string }) => {
+        const event = nextEvent(head, id, { type, status, at: new Date("2026-03-01T10:05:00.000Z"), data: {} });
+        return { ...event, data: canonicalJson(event.data) };
+      };
+      const created = async (overrides: Partial<TransmissionRow> = {}) => {
+        const org = await newOrg();
+        const base = transmissionRow(org.id, overrides);
+        const first = nextEvent(null, base.id, { type: "transmission.queued", status: "queued", at: new Date(base.createdAt), data: {} });
+        const row = { ...base, headHash: first.hash, headSeq: 1 };
+        await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+        return row;
+      };
+      const chainOf = async (row: TransmissionRow) => {
+        const after = (await storage.transmissions.byId(row.orgId, row.id))!;
+        const events = (await storage.transmissions.events(row.id)).map((e) => ({ ...e, data: JSON.parse(e.data) }));
+        return verifyChain(row.id, events, after.headHash);
+      };
+
+      test("a compare-and-set: of ten concurrent moves from queued only one happens, and the chain stays whole", async () => {
+        const row = await created();
+        const moves = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            storage.transmissions.change(row.id, { from: "queued", to: "submitting", patch: { attemptCount: i + 1 }, event: eventAfter(row.id, "submitting", "submitting"), at: "2026-03-01T10:05:00.000Z" }),
+          ),
+        );
+        const done = moves.filter((m) => m !== undefined);
+        expect(done).toHaveLength(1);
+        expect(done[0]).toMatchObject({ status: "submitting", headSeq: 2, updatedAt: "2026-03-01T10:05:00.000Z" });
+        expect(await chainOf(row)).toEqual({ chainOk: true });
+        expect((await storage.transmissions.events(row.id)).map((e) => e.seq)).toEqual([1, 2]);
+      });
+
+      test("a flag fires once (expect atRisk false), a lease condition holds, a change without an event appends none", async () => {
+        const row = await created();
+        const flag = { from: "queued", to: "queued", expect: { atRisk: false }, patch: { atRisk: true }, event: eventAfter(row.id, "transmission.at_risk", "queued"), at: "2026-03-01T10:06:00.000Z" };
+        expect(await storage.transmissions.change(row.id, flag)).toMatchObject({ atRisk: true, headSeq: 2 });
+        expect(await storage.transmissions.change(row.id, flag)).toBeUndefined();
+        expect(await storage.transmissions.change(row.id, { from: "queued", to: "queued", expect: { leaseOwner: "someone" }, patch: { nextAttemptAt: null }, at: "2026-03-01T10:07:00.000Z" })).toBeUndefined();
+        expect(await storage.transmissions.change(row.id, { from: "queued", to: "queued", expect: { leaseOwner: null }, patch: { nextAttemptAt: null }, at: "2026-03-01T10:07:00.000Z" })).toMatchObject({ headSeq: 2, nextAttemptAt: null });
+        expect(await chainOf(row)).toEqual({ chainOk: true });
+      });
+
+      test("billing counts one unit with the change that records the delivery, once under concurrency", async () => {
+        const row = await created({ status: "submitted" });
+        const bill = { ...window(row.orgId, 5) };
+        const delivered = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            storage.transmissions.change(row.id, { from: "submitted", to: "delivered", patch: { billedAt: "2026-03-01T10:08:00.000Z", nextAttemptAt: null }, event: eventAfter(row.id, "transmission.delivered", "delivered"), bill, at: "2026-03-01T10:08:00.000Z" }),
+          ),
+        );
+        expect(delivered.filter(Boolean)).toHaveLength(1);
+        expect(await storage.quota.read(bill)).toEqual({ quotaLimit: 5, used: 1 });
+      });
+
+      test("claims are disjoint, leased until they lapse, and only of due outbound transmissions", async () => {
+        const org = await newOrg();
+        const due: string[] = [];
+        for (let i = 0; i < 12; i++) {
+          const row = transmissionRow(org.id, { nextAttemptAt: "2026-03-01T10:00:00.000Z" });
+          await storage.transmissions.create(row, firstEvent(row));
+          due.push(row.id);
+        }
+        const later = transmissionRow(org.id, { nextAttemptAt: "2026-03-01T11:00:00.000Z" });
+        await storage.transmissions.create(later, firstEvent(later));
+        const settled = transmissionRow(org.id, { status: "delivered", nextAttemptAt: null });
+        await storage.transmissions.create(settled, firstEvent(settled));
+        const now = "2026-03-01T10:30:00.000Z";
+        const claims = await Promise.all(["a", "b", "c"].map((owner) => storage.transmissions.claimDue(owner, now, "2026-03-01T10:31:00.000Z", 5)));
+        const ids = claims.flat().map((r) => r.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        // Other tests' rows may be due too: only ours are counted.
+        const ours = ids.filter((id) => due.includes(id));
+        expect(ours.length).toBeLessThanOrEqual(12);
+        expect(ids).not.toContain(later.id);
+        expect(ids).not.toContain(settled.id);
+        for (const [i, claim] of claims.entries()) for (const row of claim) expect(row.leaseOwner).toBe(["a", "b", "c"][i]);
+        // Held until the lease lapses; then anyone may take what is still due.
+        const again = await storage.transmissions.claimDue("d", now, "2026-03-01T10:31:00.000Z", 100);
+        expect(again.map((r) => r.id).filter((id) => ids.includes(id))).toEqual([]);
+        const lapsed = await storage.transmissions.claimDue("e", "2026-03-01T10:32:00.000Z", "2026-03-01T10:33:00.000Z", 1000);
+        expect(lapsed.map((r) => r.id)).toEqual(expect.arrayContaining(due));
       });
     });
 

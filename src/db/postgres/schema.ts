@@ -152,6 +152,18 @@ export const transmissions = pgTable(
     requestSha256: text("request_sha256"),
     headHash: text("head_hash").notNull(),
     headSeq: integer("head_seq").notNull(),
+    /** Delivery scheduling: when the next attempt is due, and which instance holds it until when. */
+    nextAttemptAt: text("next_attempt_at"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: text("lease_until"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /** Our reference for the provider, written before the first network call. */
+    providerRef: text("provider_ref"),
+    /** What the recipient lookup last answered (reachable, not_in_directory, not_served, doctype_not_published, lookup_failed). */
+    recipientState: text("recipient_state"),
+    /** Why a human must look at it, when escalated. */
+    escalation: text("escalation"),
+    billedAt: text("billed_at"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -178,4 +190,116 @@ export const transmissionEvents = pgTable(
     hash: text("hash").notNull(),
   },
   (t) => [primaryKey({ columns: [t.transmissionId, t.seq] }), uniqueIndex("transmission_events_prev").on(t.transmissionId, t.prevHash)],
+);
+
+/** Each delivery attempt: provider, outcome and when the next one is due. */
+export const transmissionAttempts = pgTable(
+  "transmission_attempts",
+  {
+    id: serial("id").primaryKey(),
+    transmissionId: text("transmission_id")
+      .notNull()
+      .references(() => transmissions.id),
+    n: integer("n").notNull(),
+    provider: text("provider").notNull(),
+    providerRef: text("provider_ref").notNull(),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at"),
+    outcome: text("outcome"),
+    detail: text("detail"),
+    nextAttemptAt: text("next_attempt_at"),
+  },
+  (t) => [uniqueIndex("transmission_attempts_n").on(t.transmissionId, t.n)],
+);
+
+/** Legal proofs captured from the network, each kept with the SHA-256 of its bytes. */
+export const transmissionReceipts = pgTable(
+  "transmission_receipts",
+  {
+    id: serial("id").primaryKey(),
+    transmissionId: text("transmission_id")
+      .notNull()
+      .references(() => transmissions.id),
+    kind: text("kind").notNull(),
+    networkCode: text("network_code").notNull(),
+    at: text("at").notNull(),
+    sha256: text("sha256").notNull(),
+    proof: text("proof").notNull(),
+  },
+  (t) => [index("transmission_receipts_of").on(t.transmissionId)],
+);
+
+/**
+ * Every transmission event a webhook may carry, written in the same transaction as the event
+ * (an outbox): webhook deliveries fan out from here, so none is lost to a crash between the two.
+ */
+export const eventOutbox = pgTable(
+  "event_outbox",
+  {
+    id: serial("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    livemode: boolean("livemode").notNull(),
+    transmissionId: text("transmission_id").notNull(),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    at: text("at").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [uniqueIndex("event_outbox_event").on(t.transmissionId, t.seq), index("event_outbox_org").on(t.orgId, t.id)],
+);
+
+/** An organization's webhook subscriptions; secrets kept for Standard Webhooks signing (several during a rotation). */
+export const webhookSubscriptions = pgTable(
+  "webhook_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    url: text("url").notNull(),
+    /** JSON array of event types. */
+    eventTypes: text("event_types").notNull(),
+    /** JSON array of whsec_ secrets, newest first. */
+    secrets: text("secrets").notNull(),
+    status: text("status").notNull(),
+    disabledReason: text("disabled_reason"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** The last outbox id fanned out to this subscription. */
+    outboxCursor: integer("outbox_cursor").notNull().default(0),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("webhook_subscriptions_org").on(t.orgId)],
+);
+
+/** One event to one subscription: pending, delivered, failed for good, or suppressed (test keys never receive webhooks). */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id),
+    outboxId: integer("outbox_id").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at"),
+    leaseUntil: text("lease_until"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("webhook_deliveries_event").on(t.subscriptionId, t.outboxId), index("webhook_deliveries_due").on(t.status, t.nextAttemptAt)],
+);
+
+/** Providers that may call the inbound callback, each with its Standard Webhooks secrets. */
+export const inboxProviders = pgTable(
+  "inbox_providers",
+  {
+    id: text("id").primaryKey(),
+    network: text("network").notNull(),
+    /** JSON array of whsec_ secrets, newest first. */
+    secrets: text("secrets").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
 );

@@ -1,10 +1,10 @@
 // Participants and transmissions in PostgreSQL. A transmission and its first event are one
 // transaction; the Idempotency-Key's unique index decides which of two concurrent creations wins.
 
-import { and, asc, desc, eq, lt, notInArray, or, type SQL } from "drizzle-orm";
-import type { ParticipantRepository, TransmissionRepository, TransmissionRow } from "../storage";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
 import type { Db } from "./accounts";
-import { participants, transmissionEvents, transmissions } from "./schema";
+import { eventOutbox, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
 
 const theParticipant = (orgId: string, scheme: string, identifier: string) =>
   and(eq(participants.orgId, orgId), eq(participants.scheme, scheme), eq(participants.identifier, identifier));
@@ -27,6 +27,25 @@ export function participantRepository(db: Db): ParticipantRepository {
   };
 }
 
+type Executor = Pick<Db, "insert">;
+
+/** The event, and the webhook outbox row for the ones a webhook may carry, written together. */
+async function append(db: Executor, row: Pick<TransmissionRow, "orgId" | "livemode">, event: TransmissionEventRow): Promise<void> {
+  await db.insert(transmissionEvents).values(event);
+  if (event.type.startsWith("transmission.")) {
+    await db.insert(eventOutbox).values({ orgId: row.orgId, livemode: row.livemode, transmissionId: event.transmissionId, seq: event.seq, type: event.type, at: event.at, hash: event.hash });
+  }
+}
+
+function conditions(id: string, change: TransmissionChange): SQL {
+  const where: (SQL | undefined)[] = [eq(transmissions.id, id), eq(transmissions.status, change.from)];
+  if (change.expect?.atRisk !== undefined) where.push(eq(transmissions.atRisk, change.expect.atRisk));
+  if (change.expect && "leaseOwner" in change.expect) {
+    where.push(change.expect.leaseOwner === null || change.expect.leaseOwner === undefined ? isNull(transmissions.leaseOwner) : eq(transmissions.leaseOwner, change.expect.leaseOwner));
+  }
+  return and(...where)!;
+}
+
 export function transmissionRepository(db: Db): TransmissionRepository {
   const byKey = async (orgId: string, livemode: boolean, key: string): Promise<TransmissionRow | undefined> =>
     (await db.select().from(transmissions).where(and(eq(transmissions.orgId, orgId), eq(transmissions.livemode, livemode), eq(transmissions.idempotencyKey, key))))[0];
@@ -35,7 +54,7 @@ export function transmissionRepository(db: Db): TransmissionRepository {
       const created = await db.transaction(async (tx) => {
         const inserted = await tx.insert(transmissions).values(row).onConflictDoNothing().returning({ id: transmissions.id });
         if (!inserted.length) return false;
-        await tx.insert(transmissionEvents).values(first);
+        await append(tx, row, first);
         return true;
       });
       if (created) return { created: true };
@@ -96,6 +115,48 @@ export function transmissionRepository(db: Db): TransmissionRepository {
         .where(and(...where))
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .limit(limit);
+    },
+    change(id, change) {
+      return db.transaction(async (tx) => {
+        const where = conditions(id, change);
+        // The row lock makes the head read here the head the event follows; a second writer waits, then finds its condition gone.
+        const [current] = await tx.select().from(transmissions).where(where).for("update");
+        if (!current) return undefined;
+        const set: Partial<TransmissionRow> = { status: change.to, updatedAt: change.at, ...change.patch };
+        if (change.event) {
+          const event = change.event({ seq: current.headSeq, hash: current.headHash });
+          await append(tx, current, event);
+          Object.assign(set, { headHash: event.hash, headSeq: event.seq });
+        }
+        if (change.bill) {
+          // A delivery cannot be undone, so its unit counts even past the cap (creation refuses once it is reached).
+          await tx.insert(quotaWindows).values({ ...change.bill, used: 0 }).onConflictDoNothing();
+          await tx
+            .update(quotaWindows)
+            .set({ used: sql`${quotaWindows.used} + 1` })
+            .where(and(eq(quotaWindows.orgId, change.bill.orgId), eq(quotaWindows.mode, change.bill.mode), eq(quotaWindows.windowStart, change.bill.windowStart)));
+        }
+        const [updated] = await tx.update(transmissions).set(set).where(eq(transmissions.id, id)).returning();
+        return updated;
+      });
+    },
+    async claimDue(owner, now, leaseUntil, limit) {
+      // SKIP LOCKED: instances claiming at once each take other rows instead of waiting for each other's.
+      const due = db
+        .select({ id: transmissions.id })
+        .from(transmissions)
+        .where(
+          and(
+            eq(transmissions.direction, "outbound"),
+            isNotNull(transmissions.nextAttemptAt),
+            lte(transmissions.nextAttemptAt, now),
+            or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
+          ),
+        )
+        .orderBy(asc(transmissions.nextAttemptAt))
+        .limit(limit)
+        .for("update", { skipLocked: true });
+      return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning();
     },
     events: (transmissionId) => db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)),
   };

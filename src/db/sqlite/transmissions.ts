@@ -1,9 +1,9 @@
 // Participants and transmissions in SQLite.
 
-import { and, asc, desc, eq, lt, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
-import { participants, transmissionEvents, transmissions } from "./schema";
-import type { ParticipantRepository, TransmissionRepository } from "../storage";
+import { eventOutbox, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
+import type { ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
 
 const theParticipant = (orgId: string, scheme: string, identifier: string) =>
   and(eq(participants.orgId, orgId), eq(participants.scheme, scheme), eq(participants.identifier, identifier));
@@ -28,6 +28,25 @@ export function sqliteParticipants(db: Db): ParticipantRepository {
   };
 }
 
+/** The event, and the webhook outbox row for the ones a webhook may carry, written together. */
+function append(db: Db, row: Pick<TransmissionRow, "orgId" | "livemode">, event: TransmissionEventRow): void {
+  db.insert(transmissionEvents).values(event).run();
+  if (event.type.startsWith("transmission.")) {
+    db.insert(eventOutbox)
+      .values({ orgId: row.orgId, livemode: row.livemode, transmissionId: event.transmissionId, seq: event.seq, type: event.type, at: event.at, hash: event.hash })
+      .run();
+  }
+}
+
+function conditions(id: string, change: TransmissionChange): SQL {
+  const where: (SQL | undefined)[] = [eq(transmissions.id, id), eq(transmissions.status, change.from)];
+  if (change.expect?.atRisk !== undefined) where.push(eq(transmissions.atRisk, change.expect.atRisk));
+  if (change.expect && "leaseOwner" in change.expect) {
+    where.push(change.expect.leaseOwner === null || change.expect.leaseOwner === undefined ? isNull(transmissions.leaseOwner) : eq(transmissions.leaseOwner, change.expect.leaseOwner));
+  }
+  return and(...where)!;
+}
+
 export function sqliteTransmissions(db: Db): TransmissionRepository {
   const byKey = (orgId: string, livemode: boolean, key: string) =>
     db
@@ -46,7 +65,7 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
             if (!existing) throw new Error(`transmission ${row.id} was not inserted and holds no Idempotency-Key`);
             return { created: false as const, existing };
           }
-          db.insert(transmissionEvents).values(first).run();
+          append(db, row, first);
           return { created: true as const };
         },
         { behavior: "immediate" },
@@ -109,6 +128,47 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .limit(limit)
         .all();
+    },
+    async change(id, change) {
+      return db.transaction(
+        () => {
+          const where = conditions(id, change);
+          const current = db.select().from(transmissions).where(where).get();
+          if (!current) return undefined;
+          const set: Partial<TransmissionRow> = { status: change.to, updatedAt: change.at, ...change.patch };
+          if (change.event) {
+            const event = change.event({ seq: current.headSeq, hash: current.headHash });
+            append(db, current, event);
+            Object.assign(set, { headHash: event.hash, headSeq: event.seq });
+          }
+          if (change.bill) {
+            // A delivery cannot be undone, so its unit counts even past the cap (creation refuses once it is reached).
+            db.insert(quotaWindows).values({ ...change.bill, used: 0 }).onConflictDoNothing().run();
+            db.update(quotaWindows)
+              .set({ used: sql`${quotaWindows.used} + 1` })
+              .where(and(eq(quotaWindows.orgId, change.bill.orgId), eq(quotaWindows.mode, change.bill.mode), eq(quotaWindows.windowStart, change.bill.windowStart)))
+              .run();
+          }
+          return db.update(transmissions).set(set).where(where).returning().get();
+        },
+        { behavior: "immediate" },
+      );
+    },
+    async claimDue(owner, now, leaseUntil, limit) {
+      const due = db
+        .select({ id: transmissions.id })
+        .from(transmissions)
+        .where(
+          and(
+            eq(transmissions.direction, "outbound"),
+            isNotNull(transmissions.nextAttemptAt),
+            lte(transmissions.nextAttemptAt, now),
+            or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
+          ),
+        )
+        .orderBy(asc(transmissions.nextAttemptAt))
+        .limit(limit);
+      return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning().all();
     },
     async events(transmissionId) {
       return db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)).all();
