@@ -303,3 +303,23 @@ export const inboxProviders = pgTable(
     createdAt: text("created_at").notNull(),
   },
 );
+
+/** The sandbox network's clock per organization: an operator or a test moves it forward to play deadlines, grace windows and retries in seconds. */
+export const sandboxClocks = pgTable("sandbox_clocks", {
+  orgId: text("org_id").primaryKey(),
+  offsetMs: bigint("offset_ms", { mode: "number" }).notNull(),
+});
+
+/**
+ * What the sandbox network received, keyed by our reference: its own record, apart from ours, so a
+ * test can count deliveries (exactly once) and a retry after a crash can ask whether it already has one.
+ */
+export const sandboxReceived = pgTable("sandbox_received", {
+  providerRef: text("provider_ref").primaryKey(),
+  network: text("network").notNull(),
+  transmissionId: text("transmission_id").notNull(),
+  documentSha256: text("document_sha256").notNull(),
+  receivedAt: text("received_at").notNull(),
+  /** The scenario the recipient chose and how far it has played (JSON). */
+  state: text("state").notNull(),
+});

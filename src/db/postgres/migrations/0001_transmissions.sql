@@ -26,6 +26,20 @@ CREATE TABLE "participants" (
 	CONSTRAINT "participants_org_id_scheme_identifier_pk" PRIMARY KEY("org_id","scheme","identifier")
 );
 --> statement-breakpoint
+CREATE TABLE "sandbox_clocks" (
+	"org_id" text PRIMARY KEY NOT NULL,
+	"offset_ms" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_received" (
+	"provider_ref" text PRIMARY KEY NOT NULL,
+	"network" text NOT NULL,
+	"transmission_id" text NOT NULL,
+	"document_sha256" text NOT NULL,
+	"received_at" text NOT NULL,
+	"state" text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "transmission_attempts" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"transmission_id" text NOT NULL,

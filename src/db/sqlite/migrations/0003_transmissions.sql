@@ -29,6 +29,20 @@ CREATE TABLE `participants` (
 	FOREIGN KEY (`org_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
+CREATE TABLE `sandbox_clocks` (
+	`org_id` text PRIMARY KEY NOT NULL,
+	`offset_ms` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `sandbox_received` (
+	`provider_ref` text PRIMARY KEY NOT NULL,
+	`network` text NOT NULL,
+	`transmission_id` text NOT NULL,
+	`document_sha256` text NOT NULL,
+	`received_at` text NOT NULL,
+	`state` text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `transmission_attempts` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`transmission_id` text NOT NULL,
