@@ -27,6 +27,12 @@ export interface Caller {
   livemode: boolean;
 }
 
+/** An Idempotency-Key and the fingerprint of the request it guards (send fingerprints its own body, not the document it generates). */
+export interface Idempotency {
+  key: string;
+  requestSha256: string;
+}
+
 /** What the caller learns: the transmission, whether it already existed, and the verdict it travels with. */
 export interface Accepted {
   transmission: TransmissionRow;
@@ -38,6 +44,8 @@ export interface CreateSteps {
   now: () => Date;
   /** The document read in an engine worker (src/transmission/inspect.ts). */
   inspect(order: InspectOrder): Promise<Inspection>;
+  /** Refuses (429 QUOTA_EXCEEDED) when a live key's window has no unit left for the delivery to bill. */
+  unitLeft(): Promise<void>;
 }
 
 /** An outbound transmission can still arrive, or has arrived, unless it settled on one of these. */
@@ -46,7 +54,10 @@ const SETTLED_WITHOUT_ARRIVAL = ["failed", "rejected"] as const;
 const FRENCH_SCHEMES = new Set(["0002", "0009", "0225"]);
 const FRANCE_CTC_ARTIFACT = "france_ctc_schematron";
 
-const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+export const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
+/** The fingerprint an Idempotency-Key replay compares: the request as parsed, in canonical JSON. */
+export const requestFingerprint = (request: object) => sha256(canonicalJson(request as JsonValue));
 
 /** A transmission id: `txn_` and 26 characters of a random UUID's hex, unguessable and URL-safe. */
 const newTransmissionId = () => `txn_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
@@ -61,7 +72,7 @@ export function checkIdempotencyKey(key: string | null): string | null {
 }
 
 /** The same key and body: the first answer again; the same key with another body: a conflict. */
-async function replayed(storage: Storage, caller: Caller, key: string, requestSha256: string): Promise<Accepted | undefined> {
+export async function replayed(storage: Storage, caller: Caller, { key, requestSha256 }: Idempotency): Promise<Accepted | undefined> {
   const existing = await storage.transmissions.byIdempotencyKey(caller.orgId, caller.livemode, key);
   if (!existing) return undefined;
   if (existing.requestSha256 !== requestSha256) {
@@ -128,16 +139,16 @@ export const verdictSubset = (verdict: ValidationResult) => ({
   warnings: verdict.warnings,
 });
 
-export async function createTransmission(steps: CreateSteps, caller: Caller, request: TransmissionRequest, idempotencyKey: string | null): Promise<Accepted> {
+export async function createTransmission(steps: CreateSteps, caller: Caller, request: TransmissionRequest, idempotency: Idempotency | null): Promise<Accepted> {
   const { storage } = steps;
-  const requestSha256 = sha256(canonicalJson(request as unknown as JsonValue));
-  if (idempotencyKey !== null) {
-    const again = await replayed(storage, caller, idempotencyKey, requestSha256);
+  if (idempotency !== null) {
+    const again = await replayed(storage, caller, idempotency);
     if (again) return again;
   }
   const unroutable = routable(request.network, request.recipient);
   if (unroutable) throw new DomainError(400, "RECIPIENT_NOT_ROUTABLE", `the recipient ${display(request.recipient)} cannot be addressed on ${request.network}: ${unroutable}`);
   const { country } = await checkSender(storage, caller, request.sender);
+  await steps.unitLeft();
   if (request.xml.trim() === "") throw new DomainError(400, "EMPTY_DOCUMENT", "the document is empty; nothing was queued or billed");
 
   const inspection = await steps.inspect({ xml: request.xml, format: request.format });
@@ -162,7 +173,7 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
   const recipient = normalised(request.recipient);
   const earlier = await storage.transmissions.sameDocument(caller.orgId, caller.livemode, documentSha256, recipient, SETTLED_WITHOUT_ARRIVAL);
   // A request with the same Idempotency-Key that was still being read when this one began.
-  if (earlier && idempotencyKey !== null && earlier.idempotencyKey === idempotencyKey) return (await replayed(storage, caller, idempotencyKey, requestSha256))!;
+  if (earlier && idempotency !== null && earlier.idempotencyKey === idempotency.key) return (await replayed(storage, caller, idempotency))!;
   if (earlier) {
     throw new DomainError(409, "CONTENT_ALREADY_SENT", `this document was already sent to ${display(request.recipient)} (transmission ${earlier.id}, ${earlier.status}) and can still arrive`, {
       transmissionId: earlier.id,
@@ -195,8 +206,8 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
     deadlineAt: request.deadlineAt ?? null,
     atRisk: false,
     verdict: JSON.stringify(verdict),
-    idempotencyKey,
-    requestSha256,
+    idempotencyKey: idempotency?.key ?? null,
+    requestSha256: idempotency?.requestSha256 ?? null,
     headHash: first.hash,
     headSeq: first.seq,
     // Due at once: the delivery worker picks it up on its next pass.
@@ -212,6 +223,6 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
     updatedAt: first.at,
   };
   const created = await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
-  if (!created.created) return (await replayed(storage, caller, idempotencyKey!, requestSha256))!;
+  if (!created.created) return (await replayed(storage, caller, idempotency!))!;
   return { transmission: row, deduplicated: false };
 }

@@ -38,6 +38,7 @@ const text = new TextDecoder().decode(xml);
 const [seller, buyer] = [...text.matchAll(/<cbc:EndpointID schemeID="([^"]+)">([^<]+)</g)].map((m) => ({ scheme: m[1], id: m[2] }));
 await registerParticipant(storage, clock, org, { ...seller, country: "DE", confirmed: true });
 await json("/v1/transmissions", { network: "sdi", sender: seller, recipient: buyer, format: "ubl", xml: text });
+await json("/v1/send", { standard: "xrechnung", syntax: "ubl", invoice: { ...invoice, number: "PROBE-SEND-1" }, network: "sdi", sender: seller, recipient: buyer });
 
 const untried = API_ROUTES.filter((route) => route.body && !served[`${route.method} ${route.path}`]).map((route) => `${route.method} ${route.path}`);
 console.log(JSON.stringify({ served, untried, loaded: Object.keys(require.cache) }));

@@ -171,6 +171,43 @@ describe.skipIf(noCorpus)("POST /v1/transmissions", () => {
     expect((await h.get("/v1/transmissions?limit=101", key)).status).toBe(400);
   });
 
+  test("POST /v1/send generates, validates and queues; a replay answers before generating again", async () => {
+    const invoice = SCENARIOS[1].build(LOCALES.de);
+    const body = {
+      standard: "peppol-bis",
+      invoice: { ...invoice, seller: { ...invoice.seller, peppol: { schemeId: SELLER.scheme, id: SELLER.id } }, buyer: { ...invoice.buyer, peppol: { schemeId: BUYER.scheme, id: BUYER.id } } },
+      network: "peppol",
+      sender: SELLER,
+      recipient: BUYER,
+    };
+    const send = (b: unknown, headers: Record<string, string> = {}) => h.post("/v1/send", JSON.stringify(b), { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers });
+    const first = await send(body, { "idempotency-key": "send-1" });
+    expect(first.status).toBe(202);
+    const { data } = await envelope(first);
+    expect(data).toMatchObject({ status: "queued", direction: "outbound", network: "peppol", deduplicated: false, verdict: { valid: true, format: "ubl", profileDetected: "peppol" } });
+    const replay = await send(body, { "idempotency-key": "send-1" });
+    expect([replay.status, (await envelope(replay)).data.id]).toEqual([200, data.id]);
+    const stored = await h.get(`/v1/transmissions/${data.id}/document`, key);
+    expect(await stored.text()).toContain("INV-2025-002");
+
+    const before = await count();
+    const broken = await refused(await send({ ...body, invoice: { ...body.invoice, totalGrossAmount: body.invoice.totalGrossAmount + 1 } }));
+    expect(broken).toMatchObject({ status: 422, code: "INVALID_INVOICE" });
+    expect(broken.details.validationResult.valid).toBe(false);
+    expect(await refused(await send({ ...body, standard: "fatturapa", invoice: { ...body.invoice, number: "INV-IT-1" } }))).toMatchObject({ status: 400, code: "UNSUPPORTED_SYNTAX" });
+    expect(await count()).toBe(before);
+  });
+
+  test("a live key whose window is used up queues nothing (429 QUOTA_EXCEEDED: a delivery bills one unit)", async () => {
+    h.storage.sqlite.run("UPDATE quota_windows SET used = quota_limit WHERE org_id = ? AND mode = 'live'", [orgId]);
+    const before = await count();
+    const res = await post(request({ xml: peppolXml.replace("INV-2025-001", "INV-QUOTA-1") }));
+    expect((await refused(res)).code).toBe("QUOTA_EXCEEDED");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await count()).toBe(before);
+    h.storage.sqlite.run("UPDATE quota_windows SET used = 0 WHERE org_id = ? AND mode = 'live'", [orgId]);
+  });
+
   test("an edited event and a cut chain both read as chainOk false", async () => {
     const { id } = (await envelope(await h.get("/v1/transmissions?limit=1", key))).data.items[0];
     h.storage.sqlite.run("UPDATE transmission_events SET data = ? WHERE transmission_id = ?", ['{"network":"sdi"}', id]);

@@ -4,7 +4,13 @@ import { ApiError, badRequest } from "../errors";
 import { unmetered } from "../metering";
 import { successResponse } from "../respond";
 import { NETWORKS } from "../../transmission/states";
-import { checkIdempotencyKey, createTransmission, type Accepted, type TransmissionRequest } from "../../transmission/create";
+import { checkIdempotencyKey, createTransmission, requestFingerprint, type Accepted, type CreateSteps, type TransmissionRequest } from "../../transmission/create";
+import { sendInvoice, type SendRequest } from "../../transmission/send";
+import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
+import { quotaStatus } from "../../accounts/quota";
+import { secondsUntil } from "../../accounts/windows";
+import { rulesetChoice } from "../ruleset-choice";
+import { DOCUMENT_BODY_MAX_BYTES } from "../limits";
 import { verifyChain } from "../../transmission/event-chain";
 import type { TransmissionCursor, TransmissionRow } from "../../db/storage";
 
@@ -147,20 +153,103 @@ export const createTransmissionRoute = defineRoute<TransmissionRequest>({
   },
   async handle(ctx, { body }) {
     transmissionEnabled(ctx, body.network);
-    const key = checkIdempotencyKey(ctx.request.headers.get("idempotency-key"));
-    const accepted: Accepted = await createTransmission(
-      {
-        storage: ctx.deps.storage,
-        now: ctx.deps.clock,
-        // Reading the document is engine work on caller bytes, under the queue and deadline; it costs no unit (delivery does).
-        inspect: (order) => unmetered(ctx, (signal) => ctx.deps.workers().inspectForTransmission(order, signal)),
-      },
-      { orgId: ctx.caller.org.id, livemode: ctx.caller.livemode },
-      body,
-      key,
-    );
-    const data = resource(accepted.transmission, { deduplicated: accepted.deduplicated, withVerdict: true });
-    return successResponse(data, accepted.deduplicated ? 200 : 202);
+    return accepted(await createTransmission(createSteps(ctx), callerOf(ctx), body, idempotencyOf(ctx, body)));
+  },
+});
+
+const callerOf = (ctx: RequestContext<"key">) => ({ orgId: ctx.caller.org.id, livemode: ctx.caller.livemode });
+
+/** Checked before anything is spent; the fingerprint is of the request as parsed. */
+function idempotencyOf(ctx: RequestContext<"key">, body: object) {
+  const key = checkIdempotencyKey(ctx.request.headers.get("idempotency-key"));
+  return key === null ? null : { key, requestSha256: requestFingerprint(body) };
+}
+
+function createSteps(ctx: RequestContext<"key">): CreateSteps {
+  return {
+    storage: ctx.deps.storage,
+    now: ctx.deps.clock,
+    // Reading the document is engine work on caller bytes, under the queue and deadline; it costs no unit (delivery does).
+    inspect: (order) => unmetered(ctx, (signal) => ctx.deps.workers().inspectForTransmission(order, signal)),
+    async unitLeft() {
+      // Test keys never bill; a live delivery bills one unit, so a used-up window queues nothing more.
+      if (!ctx.caller.livemode) return;
+      const status = await quotaStatus(ctx.deps.storage, ctx.deps.clock(), ctx.caller.org, true);
+      if (status.remaining > 0) return;
+      throw new ApiError(
+        429,
+        "QUOTA_EXCEEDED",
+        `the monthly quota is used up (${status.used} of ${status.limit}; it resets at ${status.resetsAt}); a delivery bills one unit, so nothing was queued`,
+        undefined,
+        { "retry-after": String(secondsUntil(new Date(status.resetsAt), ctx.deps.clock())) },
+      );
+    },
+  };
+}
+
+/** 202 for a new transmission, 200 for an Idempotency-Key replay. */
+const accepted = (result: Accepted) =>
+  successResponse(resource(result.transmission, { deduplicated: result.deduplicated, withVerdict: true }), result.deduplicated ? 200 : 202);
+
+const SendBody = Type.Object(
+  {
+    ...Type.Pick(GenerateRequest, ["standard", "profile", "facturxProfile", "syntax", "invoice"]).properties,
+    network: Network,
+    sender: Participant,
+    recipient: Participant,
+    documentTypeId: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    deadlineAt: Type.Optional(Type.String({ format: "date-time", description: "instant by which delivery must succeed; drives atRisk" })),
+  },
+  { additionalProperties: false, title: "SendRequest" },
+);
+
+export const sendRoute = defineRoute<SendRequest>({
+  method: "POST",
+  path: "/v1/send",
+  auth: "key",
+  body: { kind: "json", schema: SendBody, contentTypes: ["application/json"], maxBytes: DOCUMENT_BODY_MAX_BYTES },
+  doc: {
+    summary: "Generate, validate and queue an invoice for delivery (preview)",
+    description:
+      "Generates and validates exactly as generate (a failing verdict is 422 INVALID_INVOICE with the verdict, nothing queued), then queues the XML as POST /v1/transmissions does, with the same refusals. 202 with the queued transmission and its verdict; an Idempotency-Key replay answers 200 before anything is generated again. The generation costs no unit of its own: a send bills one unit when it is delivered (docs/transmission.md).",
+    tags,
+    requestHeaders: ["Idempotency-Key"],
+    errors: [
+      "TRANSMISSION_DISABLED",
+      "TRANSMISSION_NO_PROVIDER",
+      "INVALID_IDEMPOTENCY_KEY",
+      "IDEMPOTENCY_KEY_REUSED",
+      "INVALID_INVOICE",
+      "PROFILE_STANDARD_MISMATCH",
+      "DOCUMENT_TYPE_STANDARD_MISMATCH",
+      "INVALID_REQUEST",
+      "RECIPIENT_NOT_ROUTABLE",
+      "SENDER_NOT_REGISTERED",
+      "SENDER_COUNTRY_MISSING",
+      "UNSUPPORTED_SYNTAX",
+      "MISSING_CUSTOMIZATION_ID",
+      "MISSING_PROCESS_ID",
+      "DOCUMENT_PARTY_MISMATCH",
+      "FRENCH_DOMESTIC_FLOW",
+      "FRANCE_CTC_NOT_JUDGED",
+      "FRANCE_CTC_BLOCKING_FINDINGS",
+      "FRANCE_INVOICE_NUMBER_BURNED",
+      "CONTENT_ALREADY_SENT",
+      "QUOTA_EXCEEDED",
+      "ENGINE_UNAVAILABLE",
+    ],
+    response: { data: Transmission },
+  },
+  async handle(ctx, { body }) {
+    transmissionEnabled(ctx, body.network);
+    const idempotency = idempotencyOf(ctx, body);
+    const steps = {
+      ...createSteps(ctx),
+      // The generate job, as generate runs it for XML output: its refusals come back as they are; no unit of its own.
+      generate: (request: GenerateRequestInput) =>
+        unmetered(ctx, (signal) => ctx.deps.workers().generate({ request, livemode: ctx.caller.livemode, judge: { ruleset: rulesetChoice(ctx, null) } }, async () => {}, signal)),
+    };
+    return accepted(await sendInvoice(steps, callerOf(ctx), body, idempotency));
   },
 });
 
@@ -271,4 +360,4 @@ export const transmissionDocumentRoute = defineRoute({
   },
 });
 
-export const TRANSMISSION_ROUTES = [createTransmissionRoute, listTransmissionsRoute, getTransmissionRoute, transmissionEventsRoute, transmissionDocumentRoute];
+export const TRANSMISSION_ROUTES = [sendRoute, createTransmissionRoute, listTransmissionsRoute, getTransmissionRoute, transmissionEventsRoute, transmissionDocumentRoute];
