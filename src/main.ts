@@ -25,6 +25,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   participants list --org ORG
   participants remove --org ORG --scheme SCHEME --id ID
                                         sender identifiers the organization may send from
+  inbox-providers add --id ID --network NETWORK   a provider that may call POST /v1/inbox/ID; prints
+                                        its Standard Webhooks secret once
+  inbox-providers rotate --id ID | list | remove --id ID
   validate FILE... [--format auto|cii|ubl|fatturapa|facturae|eslog|sdi_messaggio] [--json]
                                         judge XML or hybrid PDF files offline; exit 0 all valid,
                                         1 any invalid, 2 a file could not be judged
@@ -68,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: "string" },
       country: { type: "string" },
       confirmed: { type: "boolean" },
+      network: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -94,6 +98,11 @@ async function main(argv: string[]): Promise<number> {
     case "participants":
       await participantsCommand(sub, values);
       return 0;
+    case "inbox-providers": {
+      const { inboxProvidersCommand } = await import("./cli/inbox");
+      await inboxProvidersCommand(sub, values);
+      return 0;
+    }
     case "validate": {
       // Loaded on demand: SaxonJS and the schema engine would add ~0.3 s and ~60 MB to every other command.
       const { validateCommand } = await import("./cli/validate");

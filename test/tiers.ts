@@ -66,6 +66,7 @@ export const TIERS = {
     "test/api/pdf-templates.test.ts",
     "test/api/receive.test.ts",
     "test/api/transmissions.test.ts",
+    "test/api/inbox.test.ts",
     "test/api/ruleset-versions.test.ts",
     "test/api/validate.test.ts",
     "test/cli/commands.test.ts",

@@ -165,6 +165,25 @@ export interface ParticipantRepository {
   find(orgId: string, scheme: string, identifier: string): Promise<ParticipantRow | undefined>;
   listFor(orgId: string): Promise<ParticipantRow[]>;
   remove(orgId: string, scheme: string, identifier: string): Promise<boolean>;
+  /** The confirmed registrations of this identifier in any organization: who receives what a provider brings in. */
+  receivers(scheme: string, identifier: string): Promise<ParticipantRow[]>;
+}
+
+/** A provider that may call the inbound callback, with its Standard Webhooks secrets (newest first). */
+export interface InboxProviderRow {
+  id: string;
+  network: string;
+  secrets: string[];
+  createdAt: string;
+}
+
+export interface InboxProviderRepository {
+  /** False when the id is taken. */
+  insert(row: InboxProviderRow): Promise<boolean>;
+  find(id: string): Promise<InboxProviderRow | undefined>;
+  list(): Promise<InboxProviderRow[]>;
+  setSecrets(id: string, secrets: string[]): Promise<boolean>;
+  remove(id: string): Promise<boolean>;
 }
 
 export interface TransmissionRow {
@@ -229,7 +248,7 @@ export interface TransmissionEventRow {
 
 /** The columns a change may set beside the status. */
 export type TransmissionPatch = Partial<
-  Pick<TransmissionRow, "atRisk" | "nextAttemptAt" | "leaseOwner" | "leaseUntil" | "attemptCount" | "providerRef" | "recipientState" | "escalation" | "billedAt" | "document">
+  Pick<TransmissionRow, "atRisk" | "nextAttemptAt" | "leaseOwner" | "leaseUntil" | "attemptCount" | "providerRef" | "recipientState" | "escalation" | "billedAt" | "document" | "verdict">
 >;
 
 /**
@@ -286,6 +305,8 @@ export interface TransmissionRepository {
    * to `owner` until `leaseUntil`, in one statement, so instances never take the same one.
    */
   claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
+  /** The same for inbound transmissions still `received` (their judging waits for the engine). */
+  claimDueInbound(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
 }
 
 /** What `einvoice db check` reports. */
@@ -307,6 +328,7 @@ export interface Storage {
   readonly drift: DriftRepository;
   readonly participants: ParticipantRepository;
   readonly transmissions: TransmissionRepository;
+  readonly inboxProviders: InboxProviderRepository;
   /**
    * Runs `work` while holding the named lock that every instance on this database shares. With
    * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds

@@ -7,6 +7,8 @@ import { API_ROUTES, createApp } from "../../src/api/app";
 import { createOrg } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
 import { registerParticipant } from "../../src/transmission/participants";
+import { registerProvider } from "../../src/transmission/inbox-providers";
+import { sign } from "../../src/transmission/standard-webhooks";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const storage = openSqliteStorage(":memory:");
@@ -18,9 +20,10 @@ const org = await createOrg(storage, clock, { name: "probe", plan: "scale", bill
 const key = (await createKey(storage, clock, org, "live")).key;
 
 const served: Record<string, number[]> = {};
-async function post(path: string, body: BodyInit, contentType: string): Promise<Response> {
-  const res = await fetch(base + path, { method: "POST", body, headers: { authorization: `Bearer ${key}`, "content-type": contentType } });
-  (served[`POST ${path.split("?")[0]}`] ??= []).push(res.status);
+/** `route` names a route with a parameter (its path as declared), for the count of routes served. */
+async function post(path: string, body: BodyInit, contentType: string, headers: Record<string, string> = {}, route = path.split("?")[0]): Promise<Response> {
+  const res = await fetch(base + path, { method: "POST", body, headers: { authorization: `Bearer ${key}`, "content-type": contentType, ...headers } });
+  (served[`POST ${route}`] ??= []).push(res.status);
   return res;
 }
 const json = (path: string, body: unknown) => post(path, JSON.stringify(body), "application/json");
@@ -38,6 +41,9 @@ const text = new TextDecoder().decode(xml);
 const [seller, buyer] = [...text.matchAll(/<cbc:EndpointID schemeID="([^"]+)">([^<]+)</g)].map((m) => ({ scheme: m[1], id: m[2] }));
 await registerParticipant(storage, clock, org, { ...seller, country: "DE", confirmed: true });
 await json("/v1/transmissions", { network: "sdi", sender: seller, recipient: buyer, format: "ubl", xml: text });
+const { secret } = await registerProvider(storage, clock, "probe-ap", "sdi");
+const callback = JSON.stringify({ messageId: "probe-1", sender: buyer, recipient: seller, format: "ubl", xml: text });
+await post("/v1/inbox/probe-ap", callback, "application/json", sign([secret], { id: "probe-1", timestamp: Math.floor(Date.now() / 1000), body: callback }), "/v1/inbox/:providerId");
 await json("/v1/send", { standard: "xrechnung", syntax: "ubl", invoice: { ...invoice, number: "PROBE-SEND-1" }, network: "sdi", sender: seller, recipient: buyer });
 
 const untried = API_ROUTES.filter((route) => route.body && !served[`${route.method} ${route.path}`]).map((route) => `${route.method} ${route.path}`);

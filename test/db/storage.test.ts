@@ -356,6 +356,32 @@ for (const adapter of storages) {
       });
     });
 
+    describe("inbox providers", () => {
+      test("insert once per id, find, list, rotate secrets, remove", async () => {
+        const id = `ap-${unique()}`;
+        const row = { id, network: "peppol", secrets: ["whsec_a"], createdAt: "2026-01-01T00:00:00.000Z" };
+        expect(await storage.inboxProviders.insert(row)).toBe(true);
+        expect(await storage.inboxProviders.insert({ ...row, network: "sdi" })).toBe(false);
+        expect(await storage.inboxProviders.find(id)).toEqual(row);
+        expect(await storage.inboxProviders.setSecrets(id, ["whsec_b", "whsec_a"])).toBe(true);
+        expect((await storage.inboxProviders.find(id))?.secrets).toEqual(["whsec_b", "whsec_a"]);
+        expect((await storage.inboxProviders.list()).map((p) => p.id)).toContain(id);
+        expect(await storage.inboxProviders.remove(id)).toBe(true);
+        expect(await storage.inboxProviders.find(id)).toBeUndefined();
+        expect(await storage.inboxProviders.setSecrets(id, [])).toBe(false);
+      });
+
+      test("receivers: the confirmed registrations of an identifier, in every organization", async () => {
+        const [a, b, c] = [await newOrg(), await newOrg(), await newOrg()];
+        const identifier = `id${unique()}`;
+        const at = "2026-01-01T00:00:00.000Z";
+        await storage.participants.upsert({ orgId: a.id, scheme: "0088", identifier, country: "DE", confirmed: true, createdAt: at });
+        await storage.participants.upsert({ orgId: b.id, scheme: "0088", identifier, country: "DE", confirmed: false, createdAt: at });
+        await storage.participants.upsert({ orgId: c.id, scheme: "0088", identifier: `${identifier}x`, country: "DE", confirmed: true, createdAt: at });
+        expect((await storage.participants.receivers("0088", identifier)).map((p) => p.orgId)).toEqual([a.id]);
+      });
+    });
+
     describe("transmissions", () => {
       test("created with its first event; read back equal; another organization does not see it", async () => {
         const org = await newOrg();
@@ -502,6 +528,11 @@ for (const adapter of storages) {
         expect(again.map((r) => r.id).filter((id) => ids.includes(id))).toEqual([]);
         const lapsed = await storage.transmissions.claimDue("e", "2026-03-01T10:32:00.000Z", "2026-03-01T10:33:00.000Z", 1000);
         expect(lapsed.map((r) => r.id)).toEqual(expect.arrayContaining(due));
+        // Inbound ones are claimed apart, and never as outbound.
+        const inbound = transmissionRow(org.id, { direction: "inbound", status: "received", nextAttemptAt: "2026-03-01T10:00:00.000Z" });
+        await storage.transmissions.create(inbound, firstEvent(inbound));
+        expect((await storage.transmissions.claimDue("f", "2026-03-01T10:40:00.000Z", "2026-03-01T10:41:00.000Z", 1000)).map((r) => r.id)).not.toContain(inbound.id);
+        expect((await storage.transmissions.claimDueInbound("g", "2026-03-01T10:40:00.000Z", "2026-03-01T10:41:00.000Z", 1000)).map((r) => r.id)).toContain(inbound.id);
       });
     });
 

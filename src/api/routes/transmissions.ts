@@ -6,6 +6,7 @@ import { successResponse } from "../respond";
 import { NETWORKS } from "../../transmission/states";
 import { checkIdempotencyKey, createTransmission, requestFingerprint, type Accepted, type CreateSteps, type TransmissionRequest } from "../../transmission/create";
 import { sendInvoice, type SendRequest } from "../../transmission/send";
+import { inboxRoute } from "./inbox";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
 import { quotaStatus } from "../../accounts/quota";
 import { secondsUntil } from "../../accounts/windows";
@@ -360,4 +361,4 @@ export const transmissionDocumentRoute = defineRoute({
   },
 });
 
-export const TRANSMISSION_ROUTES = [sendRoute, createTransmissionRoute, listTransmissionsRoute, getTransmissionRoute, transmissionEventsRoute, transmissionDocumentRoute];
+export const TRANSMISSION_ROUTES = [inboxRoute, sendRoute, createTransmissionRoute, listTransmissionsRoute, getTransmissionRoute, transmissionEventsRoute, transmissionDocumentRoute];

@@ -2,9 +2,9 @@
 // transaction; the Idempotency-Key's unique index decides which of two concurrent creations wins.
 
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
+import type { InboxProviderRepository, ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
 import type { Db } from "./accounts";
-import { eventOutbox, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
+import { eventOutbox, inboxProviders, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
 
 const theParticipant = (orgId: string, scheme: string, identifier: string) =>
   and(eq(participants.orgId, orgId), eq(participants.scheme, scheme), eq(participants.identifier, identifier));
@@ -23,6 +23,36 @@ export function participantRepository(db: Db): ParticipantRepository {
     listFor: (orgId) => db.select().from(participants).where(eq(participants.orgId, orgId)).orderBy(asc(participants.scheme), asc(participants.identifier)),
     async remove(orgId, scheme, identifier) {
       return (await db.delete(participants).where(theParticipant(orgId, scheme, identifier)).returning({ orgId: participants.orgId })).length === 1;
+    },
+    receivers: (scheme, identifier) =>
+      db
+        .select()
+        .from(participants)
+        .where(and(eq(participants.scheme, scheme), eq(participants.identifier, identifier), eq(participants.confirmed, true)))
+        .orderBy(asc(participants.createdAt), asc(participants.orgId)),
+  };
+}
+
+const providerOf = (row: typeof inboxProviders.$inferSelect) => ({ ...row, secrets: JSON.parse(row.secrets) as string[] });
+
+export function inboxProviderRepository(db: Db): InboxProviderRepository {
+  const theProvider = (id: string) => eq(inboxProviders.id, id);
+  return {
+    async insert(row) {
+      return (await db.insert(inboxProviders).values({ ...row, secrets: JSON.stringify(row.secrets) }).onConflictDoNothing().returning({ id: inboxProviders.id })).length === 1;
+    },
+    async find(id) {
+      const [row] = await db.select().from(inboxProviders).where(theProvider(id));
+      return row && providerOf(row);
+    },
+    async list() {
+      return (await db.select().from(inboxProviders).orderBy(asc(inboxProviders.id))).map(providerOf);
+    },
+    async setSecrets(id, secrets) {
+      return (await db.update(inboxProviders).set({ secrets: JSON.stringify(secrets) }).where(theProvider(id)).returning({ id: inboxProviders.id })).length === 1;
+    },
+    async remove(id) {
+      return (await db.delete(inboxProviders).where(theProvider(id)).returning({ id: inboxProviders.id })).length === 1;
     },
   };
 }
@@ -140,14 +170,19 @@ export function transmissionRepository(db: Db): TransmissionRepository {
         return updated;
       });
     },
-    async claimDue(owner, now, leaseUntil, limit) {
+    claimDue: (owner, now, leaseUntil, limit) => claim("outbound", owner, now, leaseUntil, limit),
+    claimDueInbound: (owner, now, leaseUntil, limit) => claim("inbound", owner, now, leaseUntil, limit),
+    events: (transmissionId) => db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)),
+  };
+
+  function claim(direction: "outbound" | "inbound", owner: string, now: string, leaseUntil: string, limit: number) {
       // SKIP LOCKED: instances claiming at once each take other rows instead of waiting for each other's.
       const due = db
         .select({ id: transmissions.id })
         .from(transmissions)
         .where(
           and(
-            eq(transmissions.direction, "outbound"),
+            eq(transmissions.direction, direction),
             isNotNull(transmissions.nextAttemptAt),
             lte(transmissions.nextAttemptAt, now),
             or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
@@ -157,7 +192,5 @@ export function transmissionRepository(db: Db): TransmissionRepository {
         .limit(limit)
         .for("update", { skipLocked: true });
       return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning();
-    },
-    events: (transmissionId) => db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)),
-  };
+  }
 }

@@ -2,8 +2,8 @@
 
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
-import { eventOutbox, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
-import type { ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
+import { eventOutbox, inboxProviders, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
+import type { InboxProviderRepository, ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
 
 const theParticipant = (orgId: string, scheme: string, identifier: string) =>
   and(eq(participants.orgId, orgId), eq(participants.scheme, scheme), eq(participants.identifier, identifier));
@@ -24,6 +24,37 @@ export function sqliteParticipants(db: Db): ParticipantRepository {
     },
     async remove(orgId, scheme, identifier) {
       return db.delete(participants).where(theParticipant(orgId, scheme, identifier)).returning().get() !== undefined;
+    },
+    async receivers(scheme, identifier) {
+      return db
+        .select()
+        .from(participants)
+        .where(and(eq(participants.scheme, scheme), eq(participants.identifier, identifier), eq(participants.confirmed, true)))
+        .orderBy(asc(participants.createdAt), asc(participants.orgId))
+        .all();
+    },
+  };
+}
+
+const providerOf = (row: typeof inboxProviders.$inferSelect) => ({ ...row, secrets: JSON.parse(row.secrets) as string[] });
+
+export function sqliteInboxProviders(db: Db): InboxProviderRepository {
+  return {
+    async insert(row) {
+      return db.insert(inboxProviders).values({ ...row, secrets: JSON.stringify(row.secrets) }).onConflictDoNothing().returning().get() !== undefined;
+    },
+    async find(id) {
+      const row = db.select().from(inboxProviders).where(eq(inboxProviders.id, id)).get();
+      return row && providerOf(row);
+    },
+    async list() {
+      return db.select().from(inboxProviders).orderBy(asc(inboxProviders.id)).all().map(providerOf);
+    },
+    async setSecrets(id, secrets) {
+      return db.update(inboxProviders).set({ secrets: JSON.stringify(secrets) }).where(eq(inboxProviders.id, id)).returning().get() !== undefined;
+    },
+    async remove(id) {
+      return db.delete(inboxProviders).where(eq(inboxProviders.id, id)).returning().get() !== undefined;
     },
   };
 }
@@ -154,13 +185,20 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
         { behavior: "immediate" },
       );
     },
-    async claimDue(owner, now, leaseUntil, limit) {
+    claimDue: (owner, now, leaseUntil, limit) => claim("outbound", owner, now, leaseUntil, limit),
+    claimDueInbound: (owner, now, leaseUntil, limit) => claim("inbound", owner, now, leaseUntil, limit),
+    async events(transmissionId) {
+      return db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)).all();
+    },
+  };
+
+  async function claim(direction: "outbound" | "inbound", owner: string, now: string, leaseUntil: string, limit: number) {
       const due = db
         .select({ id: transmissions.id })
         .from(transmissions)
         .where(
           and(
-            eq(transmissions.direction, "outbound"),
+            eq(transmissions.direction, direction),
             isNotNull(transmissions.nextAttemptAt),
             lte(transmissions.nextAttemptAt, now),
             or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
@@ -169,9 +207,5 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
         .orderBy(asc(transmissions.nextAttemptAt))
         .limit(limit);
       return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning().all();
-    },
-    async events(transmissionId) {
-      return db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)).all();
-    },
-  };
+  }
 }
