@@ -90,17 +90,21 @@ interface ServerSettings {
 export interface TransmissionSettings {
   provider: "sandbox" | null;
   networks: readonly string[];
+  /** Days a settled transmission's document bytes are kept (TRANSMISSION_RETENTION_DAYS); its hash, events and receipts stay. */
+  retentionDays: number;
 }
 
-export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [] };
+const DEFAULT_RETENTION_DAYS = 90;
+
+export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [], retentionDays: DEFAULT_RETENTION_DAYS };
 
 export function transmissionSettings(env: Env = process.env): TransmissionSettings {
   if ((oneOf("TRANSMISSION", given(env, "TRANSMISSION"), ["off", "sandbox"]) ?? "off") === "off") return TRANSMISSION_OFF;
   const listed = given(env, "TRANSMISSION_NETWORKS");
-  if (listed === undefined) return { provider: "sandbox", networks: NETWORKS };
-  const networks = listed.split(",").map((n) => n.trim());
+  const networks = listed === undefined ? NETWORKS : listed.split(",").map((n) => n.trim());
   for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, NETWORKS);
-  return { provider: "sandbox", networks };
+  const retention = given(env, "TRANSMISSION_RETENTION_DAYS");
+  return { provider: "sandbox", networks, retentionDays: retention === undefined ? DEFAULT_RETENTION_DAYS : wholeNumber("TRANSMISSION_RETENTION_DAYS", retention, 1, 3650, "days") };
 }
 
 export function serverSettings(flags: { port?: string; db?: string } = {}, env: Env = process.env): ServerSettings {

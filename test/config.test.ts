@@ -41,7 +41,7 @@ const CASES: { name: string; read: (s: ReturnType<typeof settings>) => unknown; 
   {
     name: "TRANSMISSION",
     read: (s) => s.transmission,
-    accepts: [["off", { provider: null, networks: [] }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"] }]],
+    accepts: [["off", { provider: null, networks: [], retentionDays: 90 }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"], retentionDays: 90 }]],
     refuses: ["on", "peppol", "Sandbox"],
     message: 'TRANSMISSION must be "off" or "sandbox"',
   },
@@ -58,7 +58,7 @@ describe("serverSettings", () => {
       http: { bodyTimeoutMs: 20_000, metricsToken: null, metricsPort: null },
       ruleEngine: "native",
       driftCheck: null,
-      transmission: { provider: null, networks: [] },
+      transmission: { provider: null, networks: [], retentionDays: 90 },
     });
   });
 
@@ -78,10 +78,12 @@ describe("serverSettings", () => {
   });
 
   test("TRANSMISSION_NETWORKS narrows what the sandbox serves; an unknown network is refused", () => {
-    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"] });
+    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"], retentionDays: 90 });
+    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_RETENTION_DAYS: "30" }).transmission.retentionDays).toBe(30);
+    expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_RETENTION_DAYS: "0" })).toThrow("TRANSMISSION_RETENTION_DAYS must be a whole number of days from 1 to 3650, not '0'");
     expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol,as4" })).toThrow('TRANSMISSION_NETWORKS must be "peppol" or "ksef" or "sdi" or "ppf_pdp" or "choruspro", not "as4"');
     // Off, the list is not read.
-    expect(settings({ TRANSMISSION_NETWORKS: "as4" }).transmission).toEqual({ provider: null, networks: [] });
+    expect(settings({ TRANSMISSION_NETWORKS: "as4" }).transmission).toEqual({ provider: null, networks: [], retentionDays: 90 });
   });
 
   test("flags win over the environment, and a refused flag is named as the flag", () => {

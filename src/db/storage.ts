@@ -305,6 +305,11 @@ export interface TransmissionRepository {
    * to `owner` until `leaseUntil`, in one statement, so instances never take the same one.
    */
   claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
+  /**
+   * Drops the stored bytes of transmissions that settled (one of `settled`) before `before`; their
+   * hash, events and receipts stay. Returns how many were purged.
+   */
+  purgeDocuments(before: string, settled: readonly string[]): Promise<number>;
   /** The same for inbound transmissions still `received` (their judging waits for the engine). */
   claimDueInbound(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
 }

@@ -13,7 +13,7 @@ import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 
 const storage = openSqliteStorage(":memory:");
 const clock = () => new Date();
-const deps = createDeps(storage, clock, { engineConcurrency: 1, transmission: { provider: "sandbox", networks: ["sdi"] } });
+const deps = createDeps(storage, clock, { engineConcurrency: 1, transmission: { provider: "sandbox", networks: ["sdi"], retentionDays: 90 } });
 const app = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${app.server!.port}`;
 const org = await createOrg(storage, clock, { name: "probe", plan: "scale", billingDay: 1 });

@@ -18,7 +18,7 @@ const US = { scheme: "0088", id: "4000001000012" };
 const THEM = { scheme: "0088", id: "4000001000005" };
 
 describe.skipIf(cannotRun("the inbound callback on generated documents", corpusMissing))("POST /v1/inbox/:providerId", () => {
-  const h = startValidatingHarness({ config: { transmission: { provider: "sandbox", networks: ["peppol"] } } });
+  const h = startValidatingHarness({ config: { transmission: { provider: "sandbox", networks: ["peppol"], retentionDays: 90 } } });
   let key = "";
   let secret = "";
   let xml = "";

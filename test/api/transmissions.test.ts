@@ -11,7 +11,7 @@ import { quotaStatus } from "../../src/accounts/quota";
 import { CORPUS_DIR, corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
 
-const SANDBOX = { provider: "sandbox" as const, networks: ["peppol", "sdi", "ppf_pdp", "ksef", "choruspro"] };
+const SANDBOX = { provider: "sandbox" as const, networks: ["peppol", "sdi", "ppf_pdp", "ksef", "choruspro"], retentionDays: 90 };
 const SELLER = { scheme: "0088", id: "4000001000005" };
 const BUYER = { scheme: "0088", id: "4000001000012" };
 const FATTURAPA = "fatturapa-testsdi/tests/samples/invoices/from0000001to0000002.xml";
@@ -229,7 +229,7 @@ describe.skipIf(noCorpus)("POST /v1/transmissions", () => {
 
 describe("transmission off, or a network nobody serves", () => {
   const off = startHarness();
-  const narrow = startHarness({ config: { transmission: { provider: "sandbox", networks: ["peppol"] } } });
+  const narrow = startHarness({ config: { transmission: { provider: "sandbox", networks: ["peppol"], retentionDays: 90 } } });
 
   test("off: every transmission route answers 503 TRANSMISSION_DISABLED", async () => {
     const key = await off.key(await off.org("off", "scale"), "live");

@@ -501,6 +501,19 @@ for (const adapter of storages) {
         expect(await storage.quota.read(bill)).toEqual({ quotaLimit: 5, used: 1 });
       });
 
+      test("purging drops the bytes of what settled before the cut-off, and keeps the hash and everything else", async () => {
+        const org = await newOrg();
+        const old = transmissionRow(org.id, { status: "delivered", updatedAt: "2026-01-01T00:00:00.000Z" });
+        const recent = transmissionRow(org.id, { status: "delivered", updatedAt: "2026-03-01T00:00:00.000Z" });
+        const open = transmissionRow(org.id, { status: "submitted", updatedAt: "2026-01-01T00:00:00.000Z" });
+        for (const row of [old, recent, open]) await storage.transmissions.create(row, firstEvent(row));
+        expect(await storage.transmissions.purgeDocuments("2026-02-01T00:00:00.000Z", ["delivered"])).toBeGreaterThanOrEqual(1);
+        expect(await storage.transmissions.byId(org.id, old.id)).toEqual({ ...old, document: null });
+        expect((await storage.transmissions.byId(org.id, recent.id))?.document).toBe(recent.document);
+        expect((await storage.transmissions.byId(org.id, open.id))?.document).toBe(open.document);
+        expect(await storage.transmissions.purgeDocuments("2026-02-01T00:00:00.000Z", ["delivered"])).toBe(0);
+      });
+
       test("claims are disjoint, leased until they lapse, and only of due outbound transmissions", async () => {
         const org = await newOrg();
         const due: string[] = [];

@@ -170,6 +170,14 @@ export function transmissionRepository(db: Db): TransmissionRepository {
         return updated;
       });
     },
+    async purgeDocuments(before, settled) {
+      const purged = await db
+        .update(transmissions)
+        .set({ document: null })
+        .where(and(isNotNull(transmissions.document), lt(transmissions.updatedAt, before), inArray(transmissions.status, [...settled])))
+        .returning({ id: transmissions.id });
+      return purged.length;
+    },
     claimDue: (owner, now, leaseUntil, limit) => claim("outbound", owner, now, leaseUntil, limit),
     claimDueInbound: (owner, now, leaseUntil, limit) => claim("inbound", owner, now, leaseUntil, limit),
     events: (transmissionId) => db.select().from(transmissionEvents).where(eq(transmissionEvents.transmissionId, transmissionId)).orderBy(asc(transmissionEvents.seq)),

@@ -185,6 +185,14 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
         { behavior: "immediate" },
       );
     },
+    async purgeDocuments(before, settled) {
+      return db
+        .update(transmissions)
+        .set({ document: null })
+        .where(and(isNotNull(transmissions.document), lt(transmissions.updatedAt, before), inArray(transmissions.status, [...settled])))
+        .returning({ id: transmissions.id })
+        .all().length;
+    },
     claimDue: (owner, now, leaseUntil, limit) => claim("outbound", owner, now, leaseUntil, limit),
     claimDueInbound: (owner, now, leaseUntil, limit) => claim("inbound", owner, now, leaseUntil, limit),
     async events(transmissionId) {
