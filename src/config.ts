@@ -90,17 +90,44 @@ interface ServerSettings {
 export interface TransmissionSettings {
   provider: "sandbox" | null;
   networks: readonly string[];
+  /** Where webhooks may go beyond public https destinations; absent: nowhere else. */
+  webhooks?: WebhookDestinationPolicy;
 }
+
+/**
+ * The operator's exceptions to the webhook destination rules (docs/webhooks.md, "Destinations"):
+ * WEBHOOK_ALLOW_PRIVATE=on lets any subscription reach loopback, private and link-local addresses;
+ * WEBHOOK_ALLOWED_HOSTS lists host names (or IP literals) that may do so and may use plain http.
+ */
+export interface WebhookDestinationPolicy {
+  allowPrivate: boolean;
+  allowedHosts: readonly string[];
+}
+
+export const STRICT_WEBHOOK_DESTINATIONS: WebhookDestinationPolicy = { allowPrivate: false, allowedHosts: [] };
 
 export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [] };
 
 export function transmissionSettings(env: Env = process.env): TransmissionSettings {
   if ((oneOf("TRANSMISSION", given(env, "TRANSMISSION"), ["off", "sandbox"]) ?? "off") === "off") return TRANSMISSION_OFF;
+  const webhooks = webhookDestinations(env);
   const listed = given(env, "TRANSMISSION_NETWORKS");
-  if (listed === undefined) return { provider: "sandbox", networks: NETWORKS };
+  if (listed === undefined) return { provider: "sandbox", networks: NETWORKS, webhooks };
   const networks = listed.split(",").map((n) => n.trim());
   for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, NETWORKS);
-  return { provider: "sandbox", networks };
+  return { provider: "sandbox", networks, webhooks };
+}
+
+/** A host name as URLs spell it (lower case; an IPv6 literal without its brackets). */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^[0-9a-f:.]+$/;
+
+export function webhookDestinations(env: Env = process.env): WebhookDestinationPolicy {
+  const listed = given(env, "WEBHOOK_ALLOWED_HOSTS");
+  const allowedHosts = listed === undefined ? [] : listed.split(",").map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1"));
+  for (const host of allowedHosts) {
+    if (!HOST.test(host)) throw new UsageError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses (no scheme, port or path), not '${host}'`);
+  }
+  return { allowPrivate: oneOf("WEBHOOK_ALLOW_PRIVATE", given(env, "WEBHOOK_ALLOW_PRIVATE"), ["on", "off"]) === "on", allowedHosts };
 }
 
 export function serverSettings(flags: { port?: string; db?: string } = {}, env: Env = process.env): ServerSettings {

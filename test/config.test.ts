@@ -41,7 +41,7 @@ const CASES: { name: string; read: (s: ReturnType<typeof settings>) => unknown; 
   {
     name: "TRANSMISSION",
     read: (s) => s.transmission,
-    accepts: [["off", { provider: null, networks: [] }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"] }]],
+    accepts: [["off", { provider: null, networks: [] }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"], webhooks: { allowPrivate: false, allowedHosts: [] } }]],
     refuses: ["on", "peppol", "Sandbox"],
     message: 'TRANSMISSION must be "off" or "sandbox"',
   },
@@ -78,10 +78,22 @@ describe("serverSettings", () => {
   });
 
   test("TRANSMISSION_NETWORKS narrows what the sandbox serves; an unknown network is refused", () => {
-    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"] });
+    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"], webhooks: { allowPrivate: false, allowedHosts: [] } });
     expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol,as4" })).toThrow('TRANSMISSION_NETWORKS must be "peppol" or "ksef" or "sdi" or "ppf_pdp" or "choruspro", not "as4"');
     // Off, the list is not read.
     expect(settings({ TRANSMISSION_NETWORKS: "as4" }).transmission).toEqual({ provider: null, networks: [] });
+  });
+
+  test("WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOWED_HOSTS: the operator's exceptions to the webhook destination rules, read when transmission is on", () => {
+    const webhooks = (env: Record<string, string>) => settings({ TRANSMISSION: "sandbox", ...env }).transmission.webhooks;
+    expect(webhooks({ WEBHOOK_ALLOW_PRIVATE: "on" })).toEqual({ allowPrivate: true, allowedHosts: [] });
+    expect(webhooks({ WEBHOOK_ALLOWED_HOSTS: "Hooks.Internal, 127.0.0.1,[::1]" })).toEqual({ allowPrivate: false, allowedHosts: ["hooks.internal", "127.0.0.1", "::1"] });
+    expect(() => webhooks({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow('WEBHOOK_ALLOW_PRIVATE must be "on" or "off"');
+    for (const bad of ["https://hooks.example", "hooks.example:8443", "hooks.example/path", "under_score.example"]) {
+      expect(() => webhooks({ WEBHOOK_ALLOWED_HOSTS: bad })).toThrow("WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses");
+    }
+    // Off, nothing of webhooks is read.
+    expect(settings({ WEBHOOK_ALLOW_PRIVATE: "yes" }).transmission).toEqual({ provider: null, networks: [] });
   });
 
   test("flags win over the environment, and a refused flag is named as the flag", () => {
