@@ -49,6 +49,8 @@ export const TIERS = {
     "test/syntax/registry.test.ts",
     "test/syntax/ubl-writer.test.ts",
     "test/validation/finding-caps.test.ts",
+    "test/webhooks/destination.test.ts",
+    "test/webhooks/dispatcher.test.ts",
   ],
   /**
    * Judged against the corpus, an oracle (Saxon-HE, qpdf, poppler) or the built rulesets: verdicts,
