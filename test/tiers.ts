@@ -140,6 +140,7 @@ export const TIERS = {
     "test/pdf/pdf-budget.test.ts",
     "test/validation/findings-bounded.test.ts",
     "test/validation/xsd-caps.test.ts",
+    "test/webhooks/concurrency.test.ts",
     "test/workers",
   ],
 } as const;
