@@ -51,6 +51,7 @@ export const TIERS = {
     "test/validation/finding-caps.test.ts",
     "test/webhooks/destination.test.ts",
     "test/webhooks/dispatcher.test.ts",
+    "test/webhooks/routes.test.ts",
   ],
   /**
    * Judged against the corpus, an oracle (Saxon-HE, qpdf, poppler) or the built rulesets: verdicts,
