@@ -49,6 +49,7 @@ export const TIERS = {
     "test/syntax/registry.test.ts",
     "test/syntax/ubl-writer.test.ts",
     "test/validation/finding-caps.test.ts",
+    "test/webhooks/cli.test.ts",
     "test/webhooks/destination.test.ts",
     "test/webhooks/dispatcher.test.ts",
     "test/webhooks/routes.test.ts",
