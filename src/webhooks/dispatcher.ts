@@ -5,7 +5,7 @@
 // is a lease only one instance holds. `serve` runs it as a loop when transmission is on; tests step it.
 
 import type { Clock } from "../clock";
-import type { WebhookDestinationPolicy } from "../config";
+import { STRICT_WEBHOOK_DESTINATIONS, type TransmissionSettings, type WebhookDestinationPolicy } from "../config";
 import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../db/storage";
 import type { Metrics } from "../api/metrics";
 import { sign } from "../transmission/standard-webhooks";
@@ -182,4 +182,10 @@ export class WebhookDispatcher {
       },
     };
   }
+}
+
+/** `serve`'s loop: on while transmission is; the stop waits for the step under way, so no attempt is cut off unrecorded. */
+export function startWebhookLoop(storage: Storage, clock: Clock, transmission: TransmissionSettings, metrics: Metrics): { stop(): Promise<void> } | null {
+  if (transmission.provider === null) return null;
+  return new WebhookDispatcher(storage, { clock, policy: transmission.webhooks ?? STRICT_WEBHOOK_DESTINATIONS, metrics }).start();
 }

@@ -4,8 +4,8 @@ import { Webhook } from "standardwebhooks";
 import { openSqliteStorage, type SqliteStorage } from "../../src/db/sqlite/storage";
 import { createOrg, type Organization } from "../../src/accounts/orgs";
 import { Metrics } from "../../src/api/metrics";
-import { STRICT_WEBHOOK_DESTINATIONS, type WebhookDestinationPolicy } from "../../src/config";
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, WebhookDispatcher } from "../../src/webhooks/dispatcher";
+import { STRICT_WEBHOOK_DESTINATIONS, TRANSMISSION_OFF, type WebhookDestinationPolicy } from "../../src/config";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, startWebhookLoop, WebhookDispatcher } from "../../src/webhooks/dispatcher";
 import { createSubscription, redeliver, rotateSecret, ROTATION_OVERLAP_MS } from "../../src/webhooks/subscriptions";
 import type { Resolver } from "../../src/webhooks/destination";
 import { TestClock } from "../support/harness";
@@ -233,5 +233,19 @@ describe("webhook dispatcher", () => {
     await drain(d);
     expect(hooks.received).toHaveLength(1);
     expect(await storage.webhooks.deliveries(sub.id, 10)).toEqual([]);
+  });
+
+  test("serve's loop: runs while transmission is on and sends without being stepped; stopping waits for the step under way", async () => {
+    expect(startWebhookLoop(storage, clock.read, TRANSMISSION_OFF, metrics)).toBeNull();
+    const hooks = listen();
+    await subscribe(hooks.url);
+    const loop = startWebhookLoop(storage, clock.read, { provider: "sandbox", networks: ["peppol"], webhooks: LOOPBACK_ALLOWED }, metrics)!;
+    try {
+      await queueTransmission(storage, org.id, true, clock.now);
+      for (let waited = 0; hooks.received.length === 0 && waited < 5_000; waited += 20) await Bun.sleep(20);
+      expect(hooks.received).toHaveLength(1);
+    } finally {
+      await loop.stop();
+    }
   });
 });
