@@ -24,6 +24,7 @@ export const TIERS = {
     "test/api/me.test.ts",
     "test/api/metering.test.ts",
     "test/api/metrics-access.test.ts",
+    "test/api/metrics.test.ts",
     "test/api/openapi-tools.test.ts",
     "test/api/rate-limits.test.ts",
     "test/api/requests.test.ts",
