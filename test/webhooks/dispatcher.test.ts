@@ -106,6 +106,29 @@ describe("webhook dispatcher", () => {
     expect(delivered.received).toEqual([]);
   });
 
+  test("an event whose transaction commits after a later one's is still sent: the cursor waits for rows to settle", async () => {
+    const hooks = listen();
+    const sub = await subscribe(hooks.url);
+    const early = await queueTransmission(storage, org.id, true, clock.now);
+    const late = await queueTransmission(storage, org.id, true, clock.now);
+    // The earlier id is not visible yet, as when its transaction is still open.
+    const hidden = storage.sqlite.query("SELECT * FROM event_outbox WHERE transmission_id = ?").get(early.id) as Record<string, unknown>;
+    storage.sqlite.query("DELETE FROM event_outbox WHERE id = ?").run(hidden.id as number);
+    const d = dispatcher();
+    await d.step();
+    storage.sqlite.query("INSERT INTO event_outbox (id, org_id, livemode, transmission_id, seq, type, at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
+      ...(["id", "org_id", "livemode", "transmission_id", "seq", "type", "at", "hash"].map((c) => hidden[c]) as [number, string, number, string, number, string, string, string]),
+    );
+    await d.step();
+    expect(hooks.received.map((r) => JSON.parse(r.body).data.transmission.id)).toEqual([late.id, early.id]);
+    clock.advance(11 * 60_000);
+    await drain(d);
+    expect(hooks.received).toHaveLength(2);
+    // Settled now: the cursor is past both.
+    const newest = storage.sqlite.query("SELECT max(id) AS id FROM event_outbox").get() as { id: number };
+    expect((await storage.webhooks.byId(org.id, sub.id))!.outboxCursor).toBe(newest.id);
+  });
+
   test("a test key's events are recorded as suppressed and never sent", async () => {
     const hooks = listen();
     const sub = await subscribe(hooks.url);
