@@ -35,8 +35,8 @@ export class Metrics {
     this.throttled.set(subtype, (this.throttled.get(subtype) ?? 0) + 1);
   }
 
-  countWebhookDelivery(outcome: WebhookOutcome): void {
-    this.webhooks.set(outcome, (this.webhooks.get(outcome) ?? 0) + 1);
+  countWebhookDelivery(outcome: WebhookOutcome, n = 1): void {
+    this.webhooks.set(outcome, (this.webhooks.get(outcome) ?? 0) + n);
   }
 
   /** A transmission reached `status` (created in it, or moved into it) on this instance. */

@@ -130,7 +130,7 @@ export class WebhookDispatcher {
       const { pending, suppressed } = await this.storage.webhooks.fanOut(subscription.id, FAN_OUT_BATCH, now.toISOString(), settledBefore);
       report.fannedOut += pending;
       report.suppressed += suppressed;
-      for (let i = 0; i < suppressed; i++) this.options.metrics?.countWebhookDelivery("suppressed");
+      this.options.metrics?.countWebhookDelivery("suppressed", suppressed);
     }
     const claimed = await this.storage.webhooks.claimDue(now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), SEND_BATCH);
     const recorded = await Promise.all(claimed.map((c) => this.attempt(c)));
