@@ -144,6 +144,7 @@ export const TIERS = {
     "test/validation/findings-bounded.test.ts",
     "test/validation/xsd-caps.test.ts",
     "test/webhooks/concurrency.test.ts",
+    "test/webhooks/repositories.test.ts",
     "test/workers",
   ],
 } as const;
