@@ -133,11 +133,25 @@ export type Resolver = (host: string) => Promise<Address[]>;
 
 const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
 
+/** A resolver that does not answer is a failed attempt, not a lease held until the system resolver gives up. */
+function answeredWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The addresses a request to `url` may connect to, checked now: every address the name resolves
  * to must be allowed, since the connection could take any of them.
  */
-export async function resolveDestination(raw: string, policy: WebhookDestinationPolicy, resolve: Resolver = systemResolver): Promise<{ url: URL; addresses: Address[] }> {
+export async function resolveDestination(
+  raw: string,
+  policy: WebhookDestinationPolicy,
+  timeoutMs: number,
+  resolve: Resolver = systemResolver,
+): Promise<{ url: URL; addresses: Address[] }> {
   const url = checkUrl(raw, policy);
   const host = bare(url.hostname);
   const version = isIP(host);
@@ -145,7 +159,7 @@ export async function resolveDestination(raw: string, policy: WebhookDestination
   if (version) addresses = [{ address: host, family: version as 4 | 6 }];
   else {
     try {
-      addresses = await resolve(host);
+      addresses = await answeredWithin(resolve(host), timeoutMs);
     } catch (error) {
       throw new DestinationRefused(`${host} does not resolve (${(error as Error).message})`);
     }

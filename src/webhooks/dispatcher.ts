@@ -21,7 +21,7 @@ import { signingSecrets } from "./subscriptions";
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const JITTER = 0.1;
-/** Per request, up to the response's status line. */
+/** Per request: to resolve the name, and again up to the response's status line. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** Longer than a request may take, so a lease ends only when its instance has died. */
 const LEASE_MS = 60_000;
@@ -152,7 +152,7 @@ export class WebhookDispatcher {
     const now = this.options.clock();
     try {
       // Resolved and checked now, for this attempt: a name may point elsewhere than at subscription time.
-      const { url, addresses } = await resolveDestination(claimed.subscription.url, this.options.policy, this.options.resolve);
+      const { url, addresses } = await resolveDestination(claimed.subscription.url, this.options.policy, this.timeoutMs, this.options.resolve);
       const headers = sign(signingSecrets(claimed.subscription.secrets, now), { id: `msg_${claimed.delivery.id}`, timestamp: Math.floor(now.getTime() / 1000), body });
       return await post(url, addresses, headers, body, this.timeoutMs);
     } catch (error) {

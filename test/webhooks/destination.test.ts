@@ -76,13 +76,14 @@ describe("webhook destinations (SSRF)", () => {
   test("a host name is checked by what it resolves to when the request is sent: any forbidden address refuses it", async () => {
     const dns: Record<string, string[]> = { "public.example": ["93.184.216.34"], "sneaky.example": ["10.0.0.7"], "mixed.example": ["93.184.216.34", "::1"], "metadata.example": ["169.254.169.254"] };
     const resolve: Resolver = async (host) => (dns[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-    expect((await resolveDestination("https://public.example/in", strict, resolve)).addresses).toEqual([{ address: "93.184.216.34", family: 4 }]);
-    await expect(resolveDestination("https://sneaky.example/in", strict, resolve)).rejects.toThrow("sneaky.example resolves to 10.0.0.7, private");
-    await expect(resolveDestination("https://mixed.example/in", strict, resolve)).rejects.toThrow("mixed.example resolves to ::1, loopback");
-    await expect(resolveDestination("https://metadata.example/in", strict, resolve)).rejects.toThrow("169.254.169.254, link-local (cloud metadata)");
-    await expect(resolveDestination("https://nowhere.example/in", strict, resolve)).rejects.toThrow("nowhere.example does not resolve");
+    expect((await resolveDestination("https://public.example/in", strict, 1_000, resolve)).addresses).toEqual([{ address: "93.184.216.34", family: 4 }]);
+    await expect(resolveDestination("https://sneaky.example/in", strict, 1_000, resolve)).rejects.toThrow("sneaky.example resolves to 10.0.0.7, private");
+    await expect(resolveDestination("https://mixed.example/in", strict, 1_000, resolve)).rejects.toThrow("mixed.example resolves to ::1, loopback");
+    await expect(resolveDestination("https://metadata.example/in", strict, 1_000, resolve)).rejects.toThrow("169.254.169.254, link-local (cloud metadata)");
+    await expect(resolveDestination("https://nowhere.example/in", strict, 1_000, resolve)).rejects.toThrow("nowhere.example does not resolve");
+    await expect(resolveDestination("https://silent.example/in", strict, 100, () => new Promise(() => {}))).rejects.toThrow("silent.example does not resolve (no answer within 0.1 s)");
     // The operator's allow-list trusts the name whatever it resolves to.
-    expect((await resolveDestination("https://sneaky.example/in", { allowPrivate: false, allowedHosts: ["sneaky.example"] }, resolve)).addresses[0].address).toBe("10.0.0.7");
+    expect((await resolveDestination("https://sneaky.example/in", { allowPrivate: false, allowedHosts: ["sneaky.example"] }, 1_000, resolve)).addresses[0].address).toBe("10.0.0.7");
   });
 
   const hops = receiver([200], (request) => (new URL(request.url).pathname === "/moved" ? new Response(null, { status: 302, headers: { location: "/hooks" } }) : undefined));
