@@ -92,19 +92,47 @@ export interface TransmissionSettings {
   networks: readonly string[];
   /** Days a settled transmission's document bytes are kept (TRANSMISSION_RETENTION_DAYS); its hash, events and receipts stay. */
   retentionDays: number;
+  /** Where webhooks may go beyond public https destinations; absent: nowhere else. */
+  webhooks?: WebhookDestinationPolicy;
 }
 
 const DEFAULT_RETENTION_DAYS = 90;
+
+/**
+ * The operator's exceptions to the webhook destination rules (docs/webhooks.md, "Destinations"):
+ * WEBHOOK_ALLOW_PRIVATE=on lets any subscription reach loopback, private and link-local addresses;
+ * WEBHOOK_ALLOWED_HOSTS lists host names (or IP literals) that may do so and may use plain http.
+ */
+export interface WebhookDestinationPolicy {
+  allowPrivate: boolean;
+  allowedHosts: readonly string[];
+}
+
+export const STRICT_WEBHOOK_DESTINATIONS: WebhookDestinationPolicy = { allowPrivate: false, allowedHosts: [] };
 
 export const TRANSMISSION_OFF: TransmissionSettings = { provider: null, networks: [], retentionDays: DEFAULT_RETENTION_DAYS };
 
 export function transmissionSettings(env: Env = process.env): TransmissionSettings {
   if ((oneOf("TRANSMISSION", given(env, "TRANSMISSION"), ["off", "sandbox"]) ?? "off") === "off") return TRANSMISSION_OFF;
+  const webhooks = webhookDestinations(env);
   const listed = given(env, "TRANSMISSION_NETWORKS");
   const networks = listed === undefined ? NETWORKS : listed.split(",").map((n) => n.trim());
   for (const network of networks) oneOf("TRANSMISSION_NETWORKS", network, NETWORKS);
   const retention = given(env, "TRANSMISSION_RETENTION_DAYS");
-  return { provider: "sandbox", networks, retentionDays: retention === undefined ? DEFAULT_RETENTION_DAYS : wholeNumber("TRANSMISSION_RETENTION_DAYS", retention, 1, 3650, "days") };
+  const retentionDays = retention === undefined ? DEFAULT_RETENTION_DAYS : wholeNumber("TRANSMISSION_RETENTION_DAYS", retention, 1, 3650, "days");
+  return { provider: "sandbox", networks, retentionDays, webhooks };
+}
+
+/** A host name as URLs spell it (lower case; an IPv6 literal without its brackets). */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^[0-9a-f:.]+$/;
+
+export function webhookDestinations(env: Env = process.env): WebhookDestinationPolicy {
+  const listed = given(env, "WEBHOOK_ALLOWED_HOSTS");
+  const allowedHosts = listed === undefined ? [] : listed.split(",").map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1"));
+  for (const host of allowedHosts) {
+    if (!HOST.test(host)) throw new UsageError(`WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses (no scheme, port or path), not '${host}'`);
+  }
+  return { allowPrivate: oneOf("WEBHOOK_ALLOW_PRIVATE", given(env, "WEBHOOK_ALLOW_PRIVATE"), ["on", "off"]) === "on", allowedHosts };
 }
 
 export function serverSettings(flags: { port?: string; db?: string } = {}, env: Env = process.env): ServerSettings {

@@ -41,8 +41,12 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   templates create --org ORG --name NAME --file DEFINITION.json
   templates list --org ORG
   templates delete --org ORG REF        stored PDF templates (docs/pdf.md)
+  webhooks create --org ORG --url URL [--events TYPE,TYPE]
+  webhooks list --org ORG
+  webhooks rotate --org ORG ID
+  webhooks delete --org ORG ID          webhook subscriptions; a secret is shown once (docs/webhooks.md)
 
-ORG is an organization id or its unique name. The account, template, ruleset and db commands take
+ORG is an organization id or its unique name. The account, template, webhook, ruleset and db commands take
 --db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -72,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
       country: { type: "string" },
       confirmed: { type: "boolean" },
       network: { type: "string" },
+      url: { type: "string" },
+      events: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -115,6 +121,11 @@ async function main(argv: string[]): Promise<number> {
     case "templates": {
       const { templatesCommand } = await import("./cli/templates");
       await templatesCommand(sub, rest, flags);
+      return 0;
+    }
+    case "webhooks": {
+      const { webhooksCommand } = await import("./cli/webhooks");
+      await webhooksCommand(sub, rest, flags);
       return 0;
     }
     case "db": {

@@ -41,7 +41,10 @@ const CASES: { name: string; read: (s: ReturnType<typeof settings>) => unknown; 
   {
     name: "TRANSMISSION",
     read: (s) => s.transmission,
-    accepts: [["off", { provider: null, networks: [], retentionDays: 90 }], ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"], retentionDays: 90 }]],
+    accepts: [
+      ["off", { provider: null, networks: [], retentionDays: 90 }],
+      ["sandbox", { provider: "sandbox", networks: ["peppol", "ksef", "sdi", "ppf_pdp", "choruspro"], retentionDays: 90, webhooks: { allowPrivate: false, allowedHosts: [] } }],
+    ],
     refuses: ["on", "peppol", "Sandbox"],
     message: 'TRANSMISSION must be "off" or "sandbox"',
   },
@@ -78,12 +81,29 @@ describe("serverSettings", () => {
   });
 
   test("TRANSMISSION_NETWORKS narrows what the sandbox serves; an unknown network is refused", () => {
-    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({ provider: "sandbox", networks: ["peppol", "sdi"], retentionDays: 90 });
+    expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol, sdi" }).transmission).toEqual({
+      provider: "sandbox",
+      networks: ["peppol", "sdi"],
+      retentionDays: 90,
+      webhooks: { allowPrivate: false, allowedHosts: [] },
+    });
     expect(settings({ TRANSMISSION: "sandbox", TRANSMISSION_RETENTION_DAYS: "30" }).transmission.retentionDays).toBe(30);
     expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_RETENTION_DAYS: "0" })).toThrow("TRANSMISSION_RETENTION_DAYS must be a whole number of days from 1 to 3650, not '0'");
     expect(() => settings({ TRANSMISSION: "sandbox", TRANSMISSION_NETWORKS: "peppol,as4" })).toThrow('TRANSMISSION_NETWORKS must be "peppol" or "ksef" or "sdi" or "ppf_pdp" or "choruspro", not "as4"');
     // Off, the list is not read.
     expect(settings({ TRANSMISSION_NETWORKS: "as4" }).transmission).toEqual({ provider: null, networks: [], retentionDays: 90 });
+  });
+
+  test("WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOWED_HOSTS: the operator's exceptions to the webhook destination rules, read when transmission is on", () => {
+    const webhooks = (env: Record<string, string>) => settings({ TRANSMISSION: "sandbox", ...env }).transmission.webhooks;
+    expect(webhooks({ WEBHOOK_ALLOW_PRIVATE: "on" })).toEqual({ allowPrivate: true, allowedHosts: [] });
+    expect(webhooks({ WEBHOOK_ALLOWED_HOSTS: "Hooks.Internal, 127.0.0.1,[::1]" })).toEqual({ allowPrivate: false, allowedHosts: ["hooks.internal", "127.0.0.1", "::1"] });
+    expect(() => webhooks({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow('WEBHOOK_ALLOW_PRIVATE must be "on" or "off"');
+    for (const bad of ["https://hooks.example", "hooks.example:8443", "hooks.example/path", "under_score.example"]) {
+      expect(() => webhooks({ WEBHOOK_ALLOWED_HOSTS: bad })).toThrow("WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses");
+    }
+    // Off, nothing of webhooks is read.
+    expect(settings({ WEBHOOK_ALLOW_PRIVATE: "yes" }).transmission).toEqual({ provider: null, networks: [], retentionDays: 90 });
   });
 
   test("flags win over the environment, and a refused flag is named as the flag", () => {

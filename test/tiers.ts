@@ -24,6 +24,7 @@ export const TIERS = {
     "test/api/me.test.ts",
     "test/api/metering.test.ts",
     "test/api/metrics-access.test.ts",
+    "test/api/metrics.test.ts",
     "test/api/openapi-tools.test.ts",
     "test/api/rate-limits.test.ts",
     "test/api/requests.test.ts",
@@ -49,6 +50,10 @@ export const TIERS = {
     "test/syntax/registry.test.ts",
     "test/syntax/ubl-writer.test.ts",
     "test/validation/finding-caps.test.ts",
+    "test/webhooks/cli.test.ts",
+    "test/webhooks/destination.test.ts",
+    "test/webhooks/dispatcher.test.ts",
+    "test/webhooks/routes.test.ts",
   ],
   /**
    * Judged against the corpus, an oracle (Saxon-HE, qpdf, poppler) or the built rulesets: verdicts,
@@ -139,6 +144,8 @@ export const TIERS = {
     "test/pdf/pdf-budget.test.ts",
     "test/validation/findings-bounded.test.ts",
     "test/validation/xsd-caps.test.ts",
+    "test/webhooks/concurrency.test.ts",
+    "test/webhooks/repositories.test.ts",
     "test/workers",
   ],
 } as const;

@@ -18,6 +18,7 @@ import { convertRoute } from "./routes/convert";
 import { receiveRoute } from "./routes/receive";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 import { TRANSMISSION_ROUTES } from "./routes/transmissions";
+import { WEBHOOK_ROUTES } from "./routes/webhooks";
 
 /** Every API route, in the order the OpenAPI document lists them. */
 export const API_ROUTES: RouteDef[] = [
@@ -33,6 +34,7 @@ export const API_ROUTES: RouteDef[] = [
   getTemplateRoute,
   deleteTemplateRoute,
   ...TRANSMISSION_ROUTES,
+  ...WEBHOOK_ROUTES,
 ];
 
 type Server = { requestIP(request: Request): { address: string } | null } | null;

@@ -1,5 +1,11 @@
-/** Operator metrics in the Prometheus text format: 429s by subtype and request durations by route. */
+/**
+ * Operator metrics in the Prometheus text format: 429s by subtype, request durations by route,
+ * webhook delivery attempts by outcome and transmission status changes by status (docs/webhooks.md,
+ * "Metrics"). Each instance counts what it did itself; a scrape of every instance adds up.
+ */
 export type ThrottleSubtype = "rate_limit_hit" | "quota_exhausted" | "abuse_throttle_hit" | "unknown";
+/** A recorded attempt that was answered 2xx, will be retried, gave up; or a test-key event recorded and never sent. */
+export type WebhookOutcome = "delivered" | "retrying" | "failed" | "suppressed";
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -17,9 +23,25 @@ export class Metrics {
     ["unknown", 0],
   ]);
   private readonly durations = new Map<string, Histogram>();
+  private readonly webhooks = new Map<WebhookOutcome, number>([
+    ["delivered", 0],
+    ["retrying", 0],
+    ["failed", 0],
+    ["suppressed", 0],
+  ]);
+  private readonly transmissions = new Map<string, number>();
 
   count429(subtype: ThrottleSubtype): void {
     this.throttled.set(subtype, (this.throttled.get(subtype) ?? 0) + 1);
+  }
+
+  countWebhookDelivery(outcome: WebhookOutcome, n = 1): void {
+    this.webhooks.set(outcome, (this.webhooks.get(outcome) ?? 0) + n);
+  }
+
+  /** A transmission reached `status` (created in it, or moved into it) on this instance. */
+  countTransmission(status: string): void {
+    this.transmissions.set(status, (this.transmissions.get(status) ?? 0) + 1);
   }
 
   observe(method: string, route: string, seconds: number): void {
@@ -49,6 +71,14 @@ export class Metrics {
       lines.push(`service_api_http_request_duration_seconds_sum{${labels}} ${h.sum}`);
       lines.push(`service_api_http_request_duration_seconds_count{${labels}} ${h.count}`);
     }
+    lines.push(
+      "# HELP service_webhook_deliveries_total Webhook delivery attempts by outcome; suppressed counts test-key events recorded and never sent.",
+      "# TYPE service_webhook_deliveries_total counter",
+      ...[...this.webhooks].map(([outcome, n]) => `service_webhook_deliveries_total{outcome="${outcome}"} ${n}`),
+      "# HELP service_transmissions_total Transmissions that reached a status, by status.",
+      "# TYPE service_transmissions_total counter",
+      ...[...this.transmissions].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `service_transmissions_total{status="${status}"} ${n}`),
+    );
     return lines.join("\n") + "\n";
   }
 }

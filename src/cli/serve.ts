@@ -9,6 +9,7 @@ import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
 import type { Storage } from "../db/storage";
 import { rulesetBundle } from "../assets/bundle";
+import { startWebhookLoop } from "../webhooks/dispatcher";
 import { bundledEntries } from "../assets/bundled-entries";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -118,12 +119,15 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
       (error) => console.error(`validation workers failed to start: ${error.message}`),
     );
   const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
+  const webhooks = startWebhookLoop(storage, systemClock, settings.transmission, deps.metrics);
   const stop = () => {
     stopDrift();
     metricsApart?.stop();
     app.stop();
     deps.close();
-    void storage.close().finally(() => process.exit(0));
+    void Promise.resolve(webhooks?.stop())
+      .then(() => storage.close())
+      .finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -314,6 +314,112 @@ export interface TransmissionRepository {
   claimDueInbound(owner: string, now: string, leaseUntil: string, limit: number): Promise<TransmissionRow[]>;
 }
 
+/** A subscription's signing secret: the current one has no end; a rotated-out one signs alongside until `retiresAt`. */
+export interface WebhookSecret {
+  secret: string;
+  retiresAt: string | null;
+}
+
+export interface WebhookSubscriptionRow {
+  id: string;
+  orgId: string;
+  url: string;
+  eventTypes: string[];
+  /** Newest first; stored as JSON in the `secrets` column. */
+  secrets: WebhookSecret[];
+  status: "active" | "disabled";
+  disabledReason: string | null;
+  /** Failed attempts since the last delivered one, across the subscription's deliveries. */
+  consecutiveFailures: number;
+  /** The last event_outbox id fanned out to this subscription. */
+  outboxCursor: number;
+  createdAt: string;
+}
+
+/** One event for one subscription; `suppressed` is a test-key event, recorded and never sent. */
+export interface WebhookDeliveryRow {
+  id: number;
+  subscriptionId: string;
+  outboxId: number;
+  status: "pending" | "delivered" | "failed" | "suppressed";
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** Also the claim's fencing token: a result is recorded only while the lease that sent it holds. */
+  leaseUntil: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A transmission event a webhook may carry, as TransmissionRepository.create/change wrote it. */
+export interface OutboxRow {
+  id: number;
+  orgId: string;
+  livemode: boolean;
+  transmissionId: string;
+  seq: number;
+  type: string;
+  at: string;
+  hash: string;
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  subscription: WebhookSubscriptionRow;
+  event: OutboxRow;
+}
+
+/** How an attempt ended, recorded with its effect on the subscription in one transaction. */
+export interface DeliveryOutcome {
+  status: "pending" | "delivered" | "failed";
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  at: string;
+  /** Delivered: the failure count starts again. Otherwise it grows by one, and `disable` (a reason) disables the subscription. */
+  disable?: string;
+}
+
+export interface WebhookRepository {
+  /**
+   * Inserts the subscription unless the organization already has `cap`, checked in the same
+   * transaction; its cursor starts at the newest outbox row, so it receives only later events.
+   */
+  insert(row: Omit<WebhookSubscriptionRow, "outboxCursor">, cap: number): Promise<boolean>;
+  /** Another organization's id is not found, exactly like an id that never existed. */
+  byId(orgId: string, id: string): Promise<WebhookSubscriptionRow | undefined>;
+  listFor(orgId: string): Promise<WebhookSubscriptionRow[]>;
+  /** The subscription and its delivery records. */
+  delete(orgId: string, id: string): Promise<boolean>;
+  setSecrets(orgId: string, id: string, secrets: WebhookSecret[]): Promise<boolean>;
+  /** Active again, the failure count at zero. */
+  enable(orgId: string, id: string): Promise<boolean>;
+  /** Every active subscription, of every organization. */
+  active(): Promise<WebhookSubscriptionRow[]>;
+  /**
+   * Fans up to `limit` outbox rows of the subscription's types after its cursor that it has no
+   * delivery for out to it (`suppressed` for a test-key row), in one transaction. Outbox ids are
+   * taken before their transactions commit, so a smaller id can appear after a larger one: the
+   * cursor only moves past rows written before `settledBefore`, and the unique (subscription,
+   * outbox row) pair makes a second look at the rows after it (or a concurrent fan-out) write nothing twice.
+   */
+  fanOut(subscriptionId: string, limit: number, at: string, settledBefore: string): Promise<{ pending: number; suppressed: number }>;
+  /**
+   * Leases up to `limit` pending deliveries that are due, of active subscriptions, until
+   * `leaseUntil`, counting the attempt, in one statement: instances never take the same one.
+   */
+  claimDue(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records the attempt when the lease `leaseUntil` still holds; false when it was lost. */
+  settle(delivery: WebhookDeliveryRow, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Newest first. */
+  deliveries(subscriptionId: string, limit: number): Promise<WebhookDeliveryRow[]>;
+  delivery(subscriptionId: string, deliveryId: number): Promise<WebhookDeliveryRow | undefined>;
+  /** Due again now, for one more attempt, unless suppressed or leased (in flight); the row after, or undefined. */
+  redeliver(subscriptionId: string, deliveryId: number, at: string): Promise<WebhookDeliveryRow | undefined>;
+}
+
 /** What `einvoice db check` reports. */
 export interface StorageCheck {
   dialect: Dialect;
@@ -334,6 +440,7 @@ export interface Storage {
   readonly participants: ParticipantRepository;
   readonly transmissions: TransmissionRepository;
   readonly inboxProviders: InboxProviderRepository;
+  readonly webhooks: WebhookRepository;
   /**
    * Runs `work` while holding the named lock that every instance on this database shares. With
    * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds

@@ -44,6 +44,7 @@ await json("/v1/transmissions", { network: "sdi", sender: seller, recipient: buy
 const { secret } = await registerProvider(storage, clock, "probe-ap", "sdi");
 const callback = JSON.stringify({ messageId: "probe-1", sender: buyer, recipient: seller, format: "ubl", xml: text });
 await post("/v1/inbox/probe-ap", callback, "application/json", sign([secret], { id: "probe-1", timestamp: Math.floor(Date.now() / 1000), body: callback }), "/v1/inbox/:providerId");
+await json("/v1/webhooks", { url: "https://hooks.example.com/einvoice", eventTypes: ["transmission.delivered"] });
 await json("/v1/send", { standard: "xrechnung", syntax: "ubl", invoice: { ...invoice, number: "PROBE-SEND-1" }, network: "sdi", sender: seller, recipient: buyer });
 
 const untried = API_ROUTES.filter((route) => route.body && !served[`${route.method} ${route.path}`]).map((route) => `${route.method} ${route.path}`);

@@ -53,7 +53,7 @@ test("after serving every route that takes a body, XML and PDF alike, the HTTP t
   // A new route that takes a body needs its sample in the probe.
   expect(report.untried).toEqual([]);
   for (const statuses of Object.values(report.served)) for (const status of statuses) expect(status).toBeLessThan(300);
-  expect(Object.keys(report.served).sort()).toEqual(["POST /v1/convert", "POST /v1/generate", "POST /v1/inbox/:providerId", "POST /v1/parse", "POST /v1/pdf-templates", "POST /v1/receive", "POST /v1/send", "POST /v1/transmissions", "POST /v1/validate"]);
+  expect(Object.keys(report.served).sort()).toEqual(["POST /v1/convert", "POST /v1/generate", "POST /v1/inbox/:providerId", "POST /v1/parse", "POST /v1/pdf-templates", "POST /v1/receive", "POST /v1/send", "POST /v1/transmissions", "POST /v1/validate", "POST /v1/webhooks"]);
   expect(onHttpThread(report.loaded)).toEqual([]);
 }, 120_000);
 

@@ -7,6 +7,7 @@ import { unmetered } from "../metering";
 import type { ValidateRequest } from "../../validation/validate";
 import { verifiedProvider } from "../../transmission/inbox-providers";
 import { acceptInbound, type InboundDocument } from "../../transmission/inbound";
+import { transmissionOn } from "../transmission-gate";
 
 const Participant = Type.Object({ scheme: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 
@@ -45,7 +46,7 @@ export const inboxRoute = defineRoute<BinaryBody>({
     response: { data: Received },
   },
   async handle(ctx, { body }) {
-    if (ctx.deps.config.transmission.provider === null) throw new ApiError(503, "TRANSMISSION_DISABLED", "transmission is not enabled on this deployment (TRANSMISSION=off)");
+    transmissionOn(ctx.deps);
     // The signature covers the bytes as sent: verified before they are parsed at all.
     const provider = await verifiedProvider(ctx.deps.storage, ctx.params.providerId, ctx.request.headers, body.bytes, ctx.deps.clock());
     let payload: unknown;
@@ -62,6 +63,7 @@ export const inboxRoute = defineRoute<BinaryBody>({
       judge: (request: ValidateRequest) => unmetered(ctx, (signal) => ctx.deps.workers().receive(request, signal)),
     };
     const { transmission, duplicate } = await acceptInbound(steps, provider.id, document);
+    if (!duplicate) ctx.deps.metrics.countTransmission(transmission.status);
     return successResponse({ id: transmission.id, status: transmission.status, duplicate }, duplicate ? 200 : 202);
   },
 });

@@ -7,6 +7,7 @@ import { NETWORKS } from "../../transmission/states";
 import { checkIdempotencyKey, createTransmission, requestFingerprint, type Accepted, type CreateSteps, type TransmissionRequest } from "../../transmission/create";
 import { sendInvoice, type SendRequest } from "../../transmission/send";
 import { inboxRoute } from "./inbox";
+import { networkServed, transmissionOn } from "../transmission-gate";
 import { GenerateRequest, type GenerateRequestInput } from "../../generate/request";
 import { quotaStatus } from "../../accounts/quota";
 import { secondsUntil } from "../../accounts/windows";
@@ -97,15 +98,9 @@ function resource(row: TransmissionRow, extra: { deduplicated?: boolean; withVer
   };
 }
 
-/** Off, every transmission route refuses alike; a network the provider does not serve is a 503 to retry. */
 function transmissionEnabled(ctx: RequestContext<"key">, network?: string): void {
-  const { transmission } = ctx.deps.config;
-  if (transmission.provider === null) {
-    throw new ApiError(503, "TRANSMISSION_DISABLED", "transmission is not enabled on this deployment (TRANSMISSION=off); POST /v1/receive works without it");
-  }
-  if (network !== undefined && !transmission.networks.includes(network)) {
-    throw new ApiError(503, "TRANSMISSION_NO_PROVIDER", `no provider serves ${network} for ${ctx.caller.livemode ? "live" : "test"} keys on this deployment`, undefined, { "retry-after": "3600" });
-  }
+  transmissionOn(ctx.deps);
+  if (network !== undefined) networkServed(ctx.deps, network, ctx.caller.livemode);
 }
 
 const notFound = (id: string) => new ApiError(404, "NOT_FOUND", `no transmission '${id}' in this organization`);
@@ -154,7 +149,7 @@ export const createTransmissionRoute = defineRoute<TransmissionRequest>({
   },
   async handle(ctx, { body }) {
     transmissionEnabled(ctx, body.network);
-    return accepted(await createTransmission(createSteps(ctx), callerOf(ctx), body, idempotencyOf(ctx, body)));
+    return accepted(ctx, await createTransmission(createSteps(ctx), callerOf(ctx), body, idempotencyOf(ctx, body)));
   },
 });
 
@@ -189,8 +184,10 @@ function createSteps(ctx: RequestContext<"key">): CreateSteps {
 }
 
 /** 202 for a new transmission, 200 for an Idempotency-Key replay. */
-const accepted = (result: Accepted) =>
-  successResponse(resource(result.transmission, { deduplicated: result.deduplicated, withVerdict: true }), result.deduplicated ? 200 : 202);
+function accepted(ctx: RequestContext<"key">, result: Accepted): Response {
+  if (!result.deduplicated) ctx.deps.metrics.countTransmission(result.transmission.status);
+  return successResponse(resource(result.transmission, { deduplicated: result.deduplicated, withVerdict: true }), result.deduplicated ? 200 : 202);
+}
 
 const SendBody = Type.Object(
   {
@@ -250,7 +247,7 @@ export const sendRoute = defineRoute<SendRequest>({
       generate: (request: GenerateRequestInput) =>
         unmetered(ctx, (signal) => ctx.deps.workers().generate({ request, livemode: ctx.caller.livemode, judge: { ruleset: rulesetChoice(ctx, null) } }, async () => {}, signal)),
     };
-    return accepted(await sendInvoice(steps, callerOf(ctx), body, idempotency));
+    return accepted(ctx, await sendInvoice(steps, callerOf(ctx), body, idempotency));
   },
 });
 

@@ -259,7 +259,7 @@ export const webhookSubscriptions = pgTable(
     url: text("url").notNull(),
     /** JSON array of event types. */
     eventTypes: text("event_types").notNull(),
-    /** JSON array of whsec_ secrets, newest first. */
+    /** JSON array of `{secret, retiresAt}` (whsec_ secrets, newest first; a rotated one signs until it retires). */
     secrets: text("secrets").notNull(),
     status: text("status").notNull(),
     disabledReason: text("disabled_reason"),
