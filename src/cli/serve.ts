@@ -10,6 +10,7 @@ import { createKey } from "../accounts/keys";
 import type { Storage } from "../db/storage";
 import { rulesetBundle } from "../assets/bundle";
 import { startWebhookLoop } from "../webhooks/dispatcher";
+import { startTransmissionUpkeep } from "../transmission/upkeep";
 import { bundledEntries } from "../assets/bundled-entries";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -120,12 +121,13 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
     );
   const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
   const webhooks = startWebhookLoop(storage, systemClock, settings.transmission, deps.metrics);
+  const upkeep = startTransmissionUpkeep(storage, systemClock, settings.transmission, deps.workers, `instance-${crypto.randomUUID()}`);
   const stop = () => {
     stopDrift();
     metricsApart?.stop();
     app.stop();
     deps.close();
-    void Promise.resolve(webhooks?.stop())
+    void Promise.all([webhooks?.stop(), upkeep?.stop()])
       .then(() => storage.close())
       .finally(() => process.exit(0));
   };

@@ -4,6 +4,7 @@
 // instances may step at once on one database: the fan-out writes each delivery once and a claim
 // is a lease only one instance holds. `serve` runs it as a loop when transmission is on; tests step it.
 
+import { runSteps } from "../stepped-loop";
 import type { Clock } from "../clock";
 import { STRICT_WEBHOOK_DESTINATIONS, type TransmissionSettings, type WebhookDestinationPolicy } from "../config";
 import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../db/storage";
@@ -161,26 +162,9 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Steps every `intervalMs` until stopped; a failed step is logged and the next one runs. */
+  /** Steps every `intervalMs` until stopped (src/stepped-loop.ts). */
   start(intervalMs = 1_000): { stop(): Promise<void> } {
-    let stopped = false;
-    let running: Promise<unknown> = Promise.resolve();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = () => {
-      running = this.step()
-        .catch((error) => console.error(`webhooks: ${(error as Error).message}`))
-        .finally(() => {
-          if (!stopped) timer = setTimeout(tick, intervalMs);
-        });
-    };
-    timer = setTimeout(tick, 0);
-    return {
-      async stop() {
-        stopped = true;
-        clearTimeout(timer);
-        await running;
-      },
-    };
+    return runSteps("webhooks", () => this.step(), intervalMs);
   }
 }
 
