@@ -7,6 +7,7 @@ import { keyRepository, orgRepository, quotaRepository } from "./accounts";
 import { rollingCounters, throttleRecords } from "./limits";
 import { driftRepository, templateRepository } from "./records";
 import { inboxProviderRepository, participantRepository, transmissionRepository } from "./transmissions";
+import { dashboardRepository } from "./dashboard";
 import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
@@ -48,6 +49,7 @@ export async function openPostgresStorage(url: string, options: Options = {}): P
     participants: guarded(participantRepository(db)),
     transmissions: guarded(transmissionRepository(db)),
     inboxProviders: guarded(inboxProviderRepository(db)),
+    dashboard: guarded(dashboardRepository(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
       unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),

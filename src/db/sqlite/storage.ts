@@ -4,6 +4,7 @@ import { openSqlite } from "./connection";
 import { sqliteKeys, sqliteOrgs, sqliteQuota } from "./accounts";
 import { sqliteDrift, sqliteTemplates } from "./records";
 import { sqliteInboxProviders, sqliteParticipants, sqliteTransmissions } from "./transmissions";
+import { sqliteDashboard } from "./dashboard";
 import { memoryCounters, memoryThrottles } from "../memory-limits";
 import { embeddedMigrations } from "./migrations";
 import type { Database } from "bun:sqlite";
@@ -29,6 +30,7 @@ export function openSqliteStorage(path: string, options: { migrate: boolean } = 
     participants: sqliteParticipants(db),
     transmissions: sqliteTransmissions(db),
     inboxProviders: sqliteInboxProviders(db),
+    dashboard: sqliteDashboard(db),
     async exclusively(name, wait, work) {
       const previous = held.get(name);
       if (previous && !wait) return { ran: false };
