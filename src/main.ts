@@ -41,6 +41,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   templates create --org ORG --name NAME --file DEFINITION.json
   templates list --org ORG
   templates delete --org ORG REF        stored PDF templates (docs/pdf.md)
+  dashboard add-user --org ORG --email EMAIL [--password-file FILE]
+                                        a dashboard user (the password is asked for when omitted)
+  dashboard link --org ORG [--url BASE] a one-time sign-in link, valid 15 minutes (docs/dashboard.md)
 
 ORG is an organization id or its unique name. The account, template, ruleset and db commands take
 --db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
@@ -72,6 +75,9 @@ async function main(argv: string[]): Promise<number> {
       country: { type: "string" },
       confirmed: { type: "boolean" },
       network: { type: "string" },
+      email: { type: "string" },
+      "password-file": { type: "string" },
+      url: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -115,6 +121,11 @@ async function main(argv: string[]): Promise<number> {
     case "templates": {
       const { templatesCommand } = await import("./cli/templates");
       await templatesCommand(sub, rest, flags);
+      return 0;
+    }
+    case "dashboard": {
+      const { dashboardCommand } = await import("./cli/dashboard");
+      await dashboardCommand(sub, flags);
       return 0;
     }
     case "db": {
