@@ -18,6 +18,7 @@ export const TIERS = {
     "test/transmission",
     "test/tiers.test.ts",
     "test/config.test.ts",
+    "test/dashboard/dashboard.test.ts",
     "test/api/auth.test.ts",
     "test/api/connections.test.ts",
     "test/api/conventions.test.ts",
@@ -128,6 +129,7 @@ export const TIERS = {
    * faults, the storage adapters on a real PostgreSQL, limits across instances.
    */
   proofs: [
+    "test/dashboard/browser.test.ts",
     "test/db/postgres",
     "test/db/storage.test.ts",
     "test/fuzz",

@@ -25,7 +25,6 @@ export function playgroundCatalogue() {
     const entry = STANDARD_ENTRIES[standard];
     return {
       standard,
-      pdfKind: entry.pdfKind,
       defaultProfile: entry.defaultProfile,
       profiles: allowedProfiles(standard).map((profile) => {
         const invoice = SCENARIOS[0].build(LOCALES[PROFILE_MARKET[profile] ?? MARKET[standard]]);

@@ -209,7 +209,8 @@ function playground() {
     const s = standardOf();
     const output = $("output").value;
     const body = { standard: s.standard, profile: $("profile").value, output, invoice };
-    if (output === "pdf" && s.pdfKind === "visualization") body.template = "standard";
+    // A visualization PDF needs a layout, and a hybrid's visible page is blank without one.
+    if (output === "pdf") body.template = "standard";
     busy("Generating");
     const res = await api("/v1/generate", { method: "POST", mode: mode(), body: JSON.stringify(body), headers: { "content-type": "application/json", accept: "application/json" } });
     const envelope = await res.json();
