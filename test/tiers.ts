@@ -58,6 +58,7 @@ export const TIERS = {
    */
   conformance: [
     "test/conformance",
+    "test/dashboard/samples.test.ts",
     "test/api/credit-note-reference.test.ts",
     "test/api/engine-jobs.test.ts",
     "test/api/generate-field-names.test.ts",
