@@ -255,11 +255,30 @@ try {
     expect((await page.textContent(".lead")).includes("previous"), "the overview does not show the channel");
   });
 
-  await scenario("transmissions: the list as GET /v1/transmissions answers it", async () => {
+  await scenario("transmissions: a sent invoice in the list, and its event chain with chainOk", async () => {
+    const sender = { scheme: "0088", id: "4000001000005" };
+    const recipient = { scheme: "0088", id: "4000001000012" };
+    cli("participants", "add", "--org", "default", "--scheme", sender.scheme, "--id", sender.id, "--country", "BE", "--confirmed");
+    await page.goto(`${base}/dashboard/playground`);
+    const data = JSON.parse(await page.textContent("#playground-data"));
+    const invoice = data.standards.find((s) => s.standard === "peppol-bis").profiles[0].invoice;
+    invoice.seller.peppol = { schemeId: sender.scheme, id: sender.id };
+    invoice.buyer.peppol = { schemeId: recipient.scheme, id: recipient.id };
+    const csrf = await page.getAttribute("body", "data-csrf");
+    const sent = await page.request.post(`${base}/v1/send`, {
+      headers: { "x-csrf-token": csrf, "content-type": "application/json" },
+      data: JSON.stringify({ standard: "peppol-bis", invoice, network: "peppol", sender, recipient }),
+    });
+    expect(sent.status() === 202, `send answered ${sent.status()}: ${await sent.text()}`);
+    const { id } = (await sent.json()).data;
     await page.goto(`${base}/dashboard/transmissions`);
-    await page.waitForFunction(() => !document.getElementById("transmissions").textContent.includes("Loading"));
-    expect((await page.textContent("#transmissions")).length > 0, "the list did not load");
+    await page.waitForSelector(`#transmissions a[href$="${id}"]`, { timeout: 15_000 });
     await page.screenshot({ path: join(shots, "11-transmissions.png"), fullPage: true });
+    await page.click(`#transmissions a[href$="${id}"]`);
+    await page.waitForSelector("#transmission table", { timeout: 15_000 });
+    expect((await page.textContent("#transmission")).includes("chainOk: true"), "the event chain is not shown as whole");
+    expect((await page.locator("#transmission tbody tr").count()) >= 1, "no events listed");
+    await page.screenshot({ path: join(shots, "12-transmission.png"), fullPage: true });
   });
 
   await scenario("a second organization's session sees none of the first's keys or templates", async () => {

@@ -37,7 +37,7 @@ describe.skipIf(cannotRun("the dashboard in Chromium", missing()))("the dashboar
       expect(report.results.filter((r) => !r.ok), `${out}\n${err}`).toEqual([]);
       expect(report.results.length).toBeGreaterThanOrEqual(14);
       expect(code).toBe(0);
-      for (const page of ["00-sign-in", "02-overview", "04-keys", "05-playground-xrechnung", "07-playground-validate", "09-templates", "10-rulesets", "11-transmissions"]) {
+      for (const page of ["00-sign-in", "02-overview", "04-keys", "05-playground-xrechnung", "07-playground-validate", "09-templates", "10-rulesets", "11-transmissions", "12-transmission"]) {
         expect(existsSync(join(ARTIFACTS, "screenshots", `${page}.png`))).toBe(true);
       }
     },

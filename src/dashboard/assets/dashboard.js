@@ -345,7 +345,7 @@ function transmissions() {
       const d = t.data;
       const chain = events.success ? events.data : { items: [], chainOk: false };
       one.replaceChildren(
-        el("dl", { class: "kv" }, ...[["Status", d.status], ["Direction", d.direction], ["Network", d.network], ["Counterparty", `${d.counterparty?.scheme}:${d.counterparty?.id}`], ["Mode", d.livemode ? "live" : "test"], ["Created", d.createdAt], ["Updated", d.updatedAt]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v ?? "")])),
+        el("dl", { class: "kv" }, el("dt", {}, "Status"), el("dd", {}, badge(d.status), d.atRisk ? badge("at risk", "bad") : null), ...[["Direction", d.direction], ["Network", d.network], ["Counterparty", `${d.counterparty?.scheme}:${d.counterparty?.id}`], ["Mode", d.livemode ? "live" : "test"], ["Created", d.createdAt], ["Updated", d.updatedAt]].flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v ?? "")])),
         el("h2", { class: "spaced" }, "Events ", chain.chainOk ? badge("chainOk: true", "ok") : badge("chainOk: false", "bad")),
         el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Type"), el("th", {}, "Status"), el("th", {}, "At"), el("th", {}, "Hash"))),
           el("tbody", {}, chain.items.map((e) => el("tr", {}, el("td", {}, e.seq), el("td", {}, e.type), el("td", {}, e.status), el("td", {}, e.at), el("td", {}, el("code", {}, e.hash.slice(0, 16) + "…")))))),
