@@ -202,6 +202,36 @@ try {
     await page.screenshot({ path: join(shots, "07-playground-validate.png"), fullPage: true });
   });
 
+  await scenario("playground: a hybrid PDF uploaded is validated, parsed and converted to UBL", async () => {
+    const data = JSON.parse(await page.textContent("#playground-data"));
+    const invoice = data.standards.find((s) => s.standard === "facturx").profiles[0].invoice;
+    const csrf = await page.getAttribute("body", "data-csrf");
+    const made = await page.request.post(`${base}/v1/generate`, {
+      headers: { "x-csrf-token": csrf, "content-type": "application/json", accept: "application/json" },
+      data: JSON.stringify({ standard: "facturx", output: "pdf", template: "standard", invoice }),
+    });
+    expect(made.status() === 200, `generate answered ${made.status()}`);
+    const pdf = { name: "facturx.pdf", mimeType: "application/pdf", buffer: Buffer.from((await made.json()).data.output, "base64") };
+    await page.setInputFiles("#validate-file", pdf);
+    await page.click("#validate");
+    await page.waitForSelector(".seal .badge:not(.muted)", { timeout: 60_000 });
+    expect((await page.textContent(".verdict")).startsWith("valid"), `the PDF's verdict: ${await page.textContent(".verdict")}`);
+    expect((await page.textContent(".seal")) === "seal verified", `the PDF's seal: ${await page.textContent(".seal")}`);
+    await page.click("[data-tab=parse]");
+    await page.setInputFiles("#parse-file", pdf);
+    await page.click("#parse");
+    await page.waitForSelector(".parsed", { timeout: 60_000 });
+    expect((await page.textContent(".parsed")).includes(invoice.number), "the parsed PDF does not show its number");
+    await page.click("[data-tab=convert]");
+    await page.setInputFiles("#convert-file", pdf);
+    await page.selectOption("#target", "ubl");
+    await page.click("#convert");
+    await page.waitForSelector(".result .code", { timeout: 60_000 });
+    expect((await page.textContent(".result .verdict")).includes("→ ubl"), "the conversion is not reported");
+    expect((await page.textContent(".result .code")).includes("<Invoice"), "the UBL output is not shown");
+    await page.screenshot({ path: join(shots, "08a-playground-convert.png"), fullPage: true });
+  });
+
   await scenario("quota on the overview moves after playground calls (test mode spends the sandbox allowance)", async () => {
     await page.goto(`${base}/dashboard`);
     const after = await quotaUsed(page, "test");
