@@ -8,7 +8,7 @@ import type { Session } from "./session";
  * Scripts and styles only from this origin (the embedded assets), nothing inline; PDFs previewed
  * from blob: URLs the playground makes; no framing, no foreign form target, no <base>.
  */
-export const PAGE_CSP =
+const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export const PAGE_HEADERS: Record<string, string> = {
@@ -36,7 +36,7 @@ function head(title: string): Html {
   return html`<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · einvoice</title><link rel="stylesheet" href="/dashboard/assets/dashboard.css"><script type="module" src="/dashboard/assets/dashboard.js"></script></head>`;
 }
 
-export interface Nav {
+interface Nav {
   transmission: boolean;
 }
 
@@ -64,7 +64,7 @@ export function signedIn(session: Session, nav: Nav, here: PageId, title: string
 
 /** A page without a session (sign-in, a link to use). */
 export function signedOut(title: string, content: Html): Html {
-  return html`<html lang="en">${head(title)}<body data-page="signin"><main class="signin"><div class="brand-out"><h1>einvoice</h1><p class="lead">Dashboard</p></div><div class="card">${content}</div></main></body></html>`;
+  return html`<html lang="en">${head(title)}<body data-page="signin"><main class="signin"><div><h1>einvoice</h1><p class="lead">Dashboard</p></div><div class="card">${content}</div></main></body></html>`;
 }
 
 export function csrfField(session: Session): Html {

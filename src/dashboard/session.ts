@@ -10,12 +10,12 @@ import { getOrg, type Organization } from "../accounts/orgs";
 import { sha256Hex } from "../rulesets/seal";
 import { ApiError } from "../api/errors";
 
-export const SESSION_COOKIE = "einvoice_session";
+const SESSION_COOKIE = "einvoice_session";
 /** Before sign-in there is no session to tie a token to: the sign-in forms double-submit this cookie's value. */
 export const PRE_SESSION_COOKIE = "einvoice_presession";
-export const CSRF_HEADER = "x-csrf-token";
+const CSRF_HEADER = "x-csrf-token";
 /** The playground's own live/test switch; anything but `live` is test, so a forgotten header never bills. */
-export const MODE_HEADER = "x-dashboard-mode";
+const MODE_HEADER = "x-dashboard-mode";
 
 const SESSION_HOURS = 12;
 

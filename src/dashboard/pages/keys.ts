@@ -4,7 +4,7 @@ import { html } from "../html";
 import { csrfField, formatTime } from "../layout";
 import type { Session } from "../session";
 
-export interface FreshKey {
+interface FreshKey {
   key: string;
   livemode: boolean;
   label: string | null;
