@@ -53,6 +53,8 @@ export interface Session {
 export async function openSession(deps: Deps, request: Request, orgId: string, userId: string | null): Promise<string> {
   const token = randomToken();
   const now = deps.clock();
+  // Signing in is rare enough to carry the clean-up of what has expired.
+  await deps.storage.dashboard.purgeExpired(now.toISOString());
   await deps.storage.dashboard.insertSession({
     tokenHash: sha256Hex(token),
     orgId,

@@ -358,6 +358,8 @@ export interface DashboardRepository {
    * two browsers racing on one link only one gets the organization.
    */
   useLink(tokenHash: string, now: string): Promise<string | undefined>;
+  /** Deletes the sessions and links expired at `now`; rows that can never be used again. */
+  purgeExpired(now: string): Promise<void>;
 }
 
 /** What `einvoice db check` reports. */

@@ -415,6 +415,21 @@ for (const adapter of storages) {
         expect(await storage.dashboard.useLink(late, "2026-01-01T00:15:00.000Z")).toBeUndefined();
         expect(await storage.dashboard.useLink(`l-${unique()}`, "2026-01-01T00:01:00.000Z")).toBeUndefined();
       });
+
+      test("purging removes what expired and keeps the rest", async () => {
+        const org = await newOrg();
+        const session = (tokenHash: string, expiresAt: string) => ({ tokenHash, orgId: org.id, userId: null, csrfToken: "c", createdAt: "2026-01-01T00:00:00.000Z", expiresAt });
+        const [old, live, oldLink, liveLink] = [`s-${unique()}`, `s-${unique()}`, `l-${unique()}`, `l-${unique()}`];
+        await storage.dashboard.insertSession(session(old, "2026-02-01T00:00:00.000Z"));
+        await storage.dashboard.insertSession(session(live, "2026-02-01T12:00:00.000Z"));
+        await storage.dashboard.insertLink({ tokenHash: oldLink, orgId: org.id, createdAt: "2026-02-01T00:00:00.000Z", expiresAt: "2026-02-01T00:15:00.000Z", usedAt: null });
+        await storage.dashboard.insertLink({ tokenHash: liveLink, orgId: org.id, createdAt: "2026-02-01T05:00:00.000Z", expiresAt: "2026-02-01T06:15:00.000Z", usedAt: null });
+        await storage.dashboard.purgeExpired("2026-02-01T06:00:00.000Z");
+        expect(await storage.dashboard.session(old, "2026-01-01T00:00:00.000Z")).toBeUndefined();
+        expect(await storage.dashboard.session(live, "2026-02-01T06:00:00.000Z")).toBeDefined();
+        expect(await storage.dashboard.useLink(oldLink, "2026-01-01T00:00:00.000Z")).toBeUndefined();
+        expect(await storage.dashboard.useLink(liveLink, "2026-02-01T06:00:00.000Z")).toBe(org.id);
+      });
     });
 
     describe("transmissions", () => {

@@ -1,6 +1,6 @@
 // Dashboard users, sessions and sign-in links in PostgreSQL: using a link is one conditional
 // UPDATE, so instances racing on one link hand it to one browser.
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import type { DashboardRepository } from "../storage";
 import type { Db } from "./accounts";
 import { dashboardSessions, dashboardUsers, signInLinks } from "./schema";
@@ -32,6 +32,10 @@ export function dashboardRepository(db: Db): DashboardRepository {
         .where(and(eq(signInLinks.tokenHash, tokenHash), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
         .returning({ orgId: signInLinks.orgId });
       return used[0]?.orgId;
+    },
+    async purgeExpired(now) {
+      await db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, now));
+      await db.delete(signInLinks).where(lte(signInLinks.expiresAt, now));
     },
   };
 }

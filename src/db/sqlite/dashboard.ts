@@ -1,6 +1,6 @@
 // Dashboard users, sessions and sign-in links in SQLite.
 
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import type { Db } from "./connection";
 import { dashboardSessions, dashboardUsers, signInLinks } from "./schema";
 import type { DashboardRepository } from "../storage";
@@ -36,6 +36,10 @@ export function sqliteDashboard(db: Db): DashboardRepository {
         .where(and(eq(signInLinks.tokenHash, tokenHash), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
         .returning({ orgId: signInLinks.orgId })
         .get()?.orgId;
+    },
+    async purgeExpired(now) {
+      db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, now)).run();
+      db.delete(signInLinks).where(lte(signInLinks.expiresAt, now)).run();
     },
   };
 }
