@@ -2,7 +2,8 @@
 # Smoke test of the built executable, alone in an empty folder: the offline `validate` judges a valid
 # and an invalid corpus document (without network when `unshare -n` is allowed), its own CLI makes
 # an organization and a key, `serve` starts, GET /v1/me, POST /v1/validate, POST /v1/parse and
-# POST /v1/generate (XML, and a hybrid PDF judged whole) answer with that key, and the server stops:
+# POST /v1/generate (XML, and a hybrid PDF judged whole) answer with that key, the dashboard's page
+# and script are served, and the server stops:
 # every kind of engine job runs in the executable's own worker.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -91,6 +92,10 @@ echo "$body" | grep -q 'CrossIndustryInvoice' || fail "POST /v1/generate: $body"
 body="$(request POST "http://127.0.0.1:$port/v1/generate" "$key" generate-pdf.json application/json)" || fail "POST /v1/generate (PDF): $body"
 echo "$body" | grep -q '^%PDF-.* bytes pass' || fail "POST /v1/generate (PDF): $body"
 validated="$validated, POST /v1/generate wrote XRechnung CII and a Factur-X hybrid PDF judged valid"
+# The dashboard's page and its embedded script come from inside the executable.
+curl -fsS "http://127.0.0.1:$port/dashboard/sign-in" | grep -q 'action="/dashboard/sign-in"' || fail "GET /dashboard/sign-in"
+curl -fsS "http://127.0.0.1:$port/dashboard/assets/dashboard.js" | grep -q 'verifySeal' || fail "GET /dashboard/assets/dashboard.js"
+validated="$validated, the dashboard's sign-in page and script served"
 kill "$pid"
 wait "$pid" || true
 echo "executable smoke test: ok (GET /v1/me answered for org smoke$validated)"

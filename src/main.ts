@@ -45,6 +45,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   webhooks list --org ORG
   webhooks rotate --org ORG ID
   webhooks delete --org ORG ID          webhook subscriptions; a secret is shown once (docs/webhooks.md)
+  dashboard add-user --org ORG --email EMAIL [--password-file FILE]
+                                        a dashboard user (the password is asked for when omitted)
+  dashboard link --org ORG [--url BASE] a one-time sign-in link, valid 15 minutes (docs/dashboard.md)
 
 ORG is an organization id or its unique name. The account, template, webhook, ruleset and db commands take
 --db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
@@ -78,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
       network: { type: "string" },
       url: { type: "string" },
       events: { type: "string" },
+      email: { type: "string" },
+      "password-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -126,6 +131,11 @@ async function main(argv: string[]): Promise<number> {
     case "webhooks": {
       const { webhooksCommand } = await import("./cli/webhooks");
       await webhooksCommand(sub, rest, flags);
+      return 0;
+    }
+    case "dashboard": {
+      const { dashboardCommand } = await import("./cli/dashboard");
+      await dashboardCommand(sub, flags);
       return 0;
     }
     case "db": {

@@ -18,6 +18,7 @@ export const TIERS = {
     "test/transmission",
     "test/tiers.test.ts",
     "test/config.test.ts",
+    "test/dashboard/dashboard.test.ts",
     "test/api/auth.test.ts",
     "test/api/connections.test.ts",
     "test/api/conventions.test.ts",
@@ -62,6 +63,7 @@ export const TIERS = {
    */
   conformance: [
     "test/conformance",
+    "test/dashboard/samples.test.ts",
     "test/api/credit-note-reference.test.ts",
     "test/api/engine-jobs.test.ts",
     "test/api/generate-field-names.test.ts",
@@ -133,6 +135,7 @@ export const TIERS = {
    * faults, the storage adapters on a real PostgreSQL, limits across instances.
    */
   proofs: [
+    "test/dashboard/browser.test.ts",
     "test/db/postgres",
     "test/db/storage.test.ts",
     "test/fuzz",

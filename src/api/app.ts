@@ -19,6 +19,7 @@ import { receiveRoute } from "./routes/receive";
 import { createTemplateRoute, deleteTemplateRoute, getTemplateRoute, listTemplatesRoute } from "./routes/pdf-templates";
 import { TRANSMISSION_ROUTES } from "./routes/transmissions";
 import { WEBHOOK_ROUTES } from "./routes/webhooks";
+import { dashboard } from "../dashboard/routes";
 
 /** Every API route, in the order the OpenAPI document lists them. */
 export const API_ROUTES: RouteDef[] = [
@@ -75,6 +76,10 @@ export function createApp(deps: Deps, extraRoutes: RouteDef[] = [], http: HttpSe
     .get("/openapi.json", () => plainResponse(openapiJson, "application/json; charset=utf-8"))
     .get("/docs", () => plainResponse(docsHtml, "text/html; charset=utf-8", { "content-security-policy": DOCS_CSP }))
     .options("/*", () => edgeResponse(new Response(null, { status: 204, headers: PREFLIGHT_HEADERS })))
+    // The dashboard's pages (src/dashboard/): HTML with their own headers, outside the /v1 pipeline.
+    .get("/", ({ request, server }) => dashboard(deps, request, clientAddress(server as Server, request)))
+    .all("/dashboard", ({ request, server }) => dashboard(deps, request, clientAddress(server as Server, request)), { parse: "none" })
+    .all("/dashboard/*", ({ request, server }) => dashboard(deps, request, clientAddress(server as Server, request)), { parse: "none" })
     .onError(({ code, request, server }) => {
       if (code === "NOT_FOUND") return runRoute(deps, null, incoming(request, {}, server));
     });

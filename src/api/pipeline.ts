@@ -3,7 +3,8 @@ import type { Caller, RequestBasics, RequestContext, RouteDef } from "./route";
 import { DomainError } from "../errors/domain-error";
 import { StorageUnavailable } from "../db/storage";
 import { connectionClosed, notFound } from "./errors";
-import { authenticateRequest, claimedLivemode } from "./auth";
+import { authenticateRequest, claimedLivemode, presentedKey } from "./auth";
+import { sessionCaller } from "../dashboard/session";
 import { limitAnonymous, limitCaller } from "./rate-limits";
 import { checkContentType, parseJsonBody, readCappedBody } from "./body";
 import { checkSchema } from "./schema-check";
@@ -38,10 +39,14 @@ async function stillConnected(request: Request): Promise<boolean> {
   return !request.signal.aborted;
 }
 
-/** The caller of a keyed route; failed authentications count against the client address, which slows key guessing. */
+/**
+ * The caller of a keyed route: a signed-in dashboard page when the request carries no key but a
+ * session, else the key. Failed authentications count against the client address, which slows
+ * key guessing.
+ */
 async function authenticated(deps: Deps, request: Request, clientAddress: string, headers: Headers): Promise<Caller> {
   try {
-    return await authenticateRequest(deps.storage, request);
+    return (presentedKey(request) === null && (await sessionCaller(deps, request))) || (await authenticateRequest(deps.storage, request));
   } catch (error) {
     // A database that cannot answer says nothing about the key: no count against the address.
     if (!(error instanceof StorageUnavailable)) await limitAnonymous(deps, clientAddress, headers);

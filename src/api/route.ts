@@ -7,9 +7,10 @@ import type { ApiKey } from "../accounts/keys";
 import type { RequestHeader, ResponseHeader } from "./headers";
 
 export interface Caller {
-  key: ApiKey;
+  /** Null for a signed-in dashboard page (src/dashboard/session.ts). */
+  key: ApiKey | null;
   /** The key string as sent, for the prefix `GET /v1/me` reports. */
-  presentedKey: string;
+  presentedKey: string | null;
   org: Organization;
   livemode: boolean;
 }

@@ -7,6 +7,8 @@ import { DEFAULT_DATABASE_PATH, serverSettings, UsageError, type RuleEngineChoic
 import { listenMetricsApart } from "../api/metrics-endpoint";
 import { createOrg, listOrgs } from "../accounts/orgs";
 import { createKey } from "../accounts/keys";
+import { createSignInLink } from "../dashboard/sign-in";
+import { signInUrl } from "./dashboard";
 import type { Storage } from "../db/storage";
 import { rulesetBundle } from "../assets/bundle";
 import { startWebhookLoop } from "../webhooks/dispatcher";
@@ -22,6 +24,8 @@ interface FirstStart {
   orgId: string;
   testKey: string;
   liveKey: string;
+  /** A one-time dashboard sign-in link's token. */
+  signIn: string;
 }
 
 /**
@@ -34,7 +38,8 @@ async function bootstrap(storage: Storage): Promise<FirstStart | null> {
     const org = await createOrg(storage, systemClock, { name: "default" });
     const test = await createKey(storage, systemClock, org, "test", "first start");
     const live = await createKey(storage, systemClock, org, "live", "first start");
-    return { orgId: org.id, testKey: test.key, liveKey: live.key };
+    const link = await createSignInLink(storage, systemClock, org);
+    return { orgId: org.id, testKey: test.key, liveKey: live.key, signIn: link.token };
   });
   return done.ran ? done.value : null;
 }
@@ -45,11 +50,12 @@ async function bootstrap(storage: Storage): Promise<FirstStart | null> {
  * only this user can read. Returns what to print.
  */
 function handOverKeys(first: FirstStart, location: string, port: number): string {
-  const created = `First start: created organization "default" (plan free, id ${first.orgId}) and two API keys.`;
+  const created = `First start: created organization "default" (plan free, id ${first.orgId}) and two API keys, and a dashboard sign-in link.`;
   const keys = [
     `  test key: ${first.testKey}`,
     `  live key: ${first.liveKey}`,
     `Try: curl -H "Authorization: Bearer ${first.testKey}" http://localhost:${port}/v1/me`,
+    `Dashboard: ${signInUrl(`http://localhost:${port}`, first.signIn)} (one use, 15 minutes; another: einvoice dashboard link --org default)`,
   ];
   if (process.stdout.isTTY) return [created, "They are shown only now; keep them (only their hashes are stored):", ...keys].join("\n");
   // Beside a SQLite file; for PostgreSQL, in the directory the default SQLite file would use.

@@ -420,6 +420,54 @@ export interface WebhookRepository {
   redeliver(subscriptionId: string, deliveryId: number, at: string): Promise<WebhookDeliveryRow | undefined>;
 }
 
+/** A person who signs in to an organization's dashboard; emails are unique across the deployment, so signing in needs no organization. */
+export interface DashboardUserRow {
+  id: string;
+  orgId: string;
+  email: string;
+  /** Bun.password's argon2id PHC string. */
+  passwordHash: string;
+  createdAt: string;
+}
+
+/** A signed-in browser. Only the SHA-256 of the cookie's token is kept; the CSRF token is tied to it. */
+export interface DashboardSessionRow {
+  tokenHash: string;
+  orgId: string;
+  /** Null for a session opened by a sign-in link. */
+  userId: string | null;
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A one-time sign-in link printed by the CLI; only its token's SHA-256 is kept. */
+export interface SignInLinkRow {
+  tokenHash: string;
+  orgId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface DashboardRepository {
+  /** False when the email is taken. */
+  insertUser(row: DashboardUserRow): Promise<boolean>;
+  userByEmail(email: string): Promise<DashboardUserRow | undefined>;
+  insertSession(row: DashboardSessionRow): Promise<void>;
+  /** The session while it has not expired at `now`. */
+  session(tokenHash: string, now: string): Promise<DashboardSessionRow | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
+  insertLink(row: SignInLinkRow): Promise<void>;
+  /**
+   * Marks the link used when it is unused and unexpired at `now`, in one conditional update, so of
+   * two browsers racing on one link only one gets the organization.
+   */
+  useLink(tokenHash: string, now: string): Promise<string | undefined>;
+  /** Deletes the sessions and links expired at `now`; rows that can never be used again. */
+  purgeExpired(now: string): Promise<void>;
+}
+
 /** What `einvoice db check` reports. */
 export interface StorageCheck {
   dialect: Dialect;
@@ -441,6 +489,7 @@ export interface Storage {
   readonly transmissions: TransmissionRepository;
   readonly inboxProviders: InboxProviderRepository;
   readonly webhooks: WebhookRepository;
+  readonly dashboard: DashboardRepository;
   /**
    * Runs `work` while holding the named lock that every instance on this database shares. With
    * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds

@@ -7,3 +7,9 @@ declare module "*.bundle" {
   const path: string;
   export default path;
 }
+
+// The dashboard's stylesheet, imported as text (src/dashboard/routes.ts).
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

@@ -382,6 +382,56 @@ for (const adapter of storages) {
       });
     });
 
+    describe("dashboard", () => {
+      test("a user per email across organizations", async () => {
+        const [a, b] = [await newOrg(), await newOrg()];
+        const email = `${unique()}@example.test`;
+        const user = { id: `usr_${unique()}`, orgId: a.id, email, passwordHash: "$argon2id$x", createdAt: "2026-01-01T00:00:00.000Z" };
+        expect(await storage.dashboard.insertUser(user)).toBe(true);
+        expect(await storage.dashboard.insertUser({ ...user, id: `usr_${unique()}`, orgId: b.id })).toBe(false);
+        expect(await storage.dashboard.userByEmail(email)).toEqual(user);
+        expect(await storage.dashboard.userByEmail(`other-${email}`)).toBeUndefined();
+      });
+
+      test("a session is found until it expires, and not after sign-out", async () => {
+        const org = await newOrg();
+        const row = { tokenHash: `s-${unique()}`, orgId: org.id, userId: null, csrfToken: "c", createdAt: "2026-01-01T00:00:00.000Z", expiresAt: "2026-01-01T12:00:00.000Z" };
+        await storage.dashboard.insertSession(row);
+        expect(await storage.dashboard.session(row.tokenHash, "2026-01-01T11:59:59.999Z")).toEqual(row);
+        expect(await storage.dashboard.session(row.tokenHash, "2026-01-01T12:00:00.000Z")).toBeUndefined();
+        await storage.dashboard.deleteSession(row.tokenHash);
+        expect(await storage.dashboard.session(row.tokenHash, "2026-01-01T00:00:00.000Z")).toBeUndefined();
+      });
+
+      test("a sign-in link works once, before it expires, even when used concurrently", async () => {
+        const org = await newOrg();
+        const link = (tokenHash: string) => ({ tokenHash, orgId: org.id, createdAt: "2026-01-01T00:00:00.000Z", expiresAt: "2026-01-01T00:15:00.000Z", usedAt: null });
+        const [once, late] = [`l-${unique()}`, `l-${unique()}`];
+        await storage.dashboard.insertLink(link(once));
+        await storage.dashboard.insertLink(link(late));
+        const uses = await Promise.all(Array.from({ length: 5 }, () => storage.dashboard.useLink(once, "2026-01-01T00:01:00.000Z")));
+        expect(uses.filter((u) => u === org.id)).toHaveLength(1);
+        expect(uses.filter((u) => u === undefined)).toHaveLength(4);
+        expect(await storage.dashboard.useLink(late, "2026-01-01T00:15:00.000Z")).toBeUndefined();
+        expect(await storage.dashboard.useLink(`l-${unique()}`, "2026-01-01T00:01:00.000Z")).toBeUndefined();
+      });
+
+      test("purging removes what expired and keeps the rest", async () => {
+        const org = await newOrg();
+        const session = (tokenHash: string, expiresAt: string) => ({ tokenHash, orgId: org.id, userId: null, csrfToken: "c", createdAt: "2026-01-01T00:00:00.000Z", expiresAt });
+        const [old, live, oldLink, liveLink] = [`s-${unique()}`, `s-${unique()}`, `l-${unique()}`, `l-${unique()}`];
+        await storage.dashboard.insertSession(session(old, "2026-02-01T00:00:00.000Z"));
+        await storage.dashboard.insertSession(session(live, "2026-02-01T12:00:00.000Z"));
+        await storage.dashboard.insertLink({ tokenHash: oldLink, orgId: org.id, createdAt: "2026-02-01T00:00:00.000Z", expiresAt: "2026-02-01T00:15:00.000Z", usedAt: null });
+        await storage.dashboard.insertLink({ tokenHash: liveLink, orgId: org.id, createdAt: "2026-02-01T05:00:00.000Z", expiresAt: "2026-02-01T06:15:00.000Z", usedAt: null });
+        await storage.dashboard.purgeExpired("2026-02-01T06:00:00.000Z");
+        expect(await storage.dashboard.session(old, "2026-01-01T00:00:00.000Z")).toBeUndefined();
+        expect(await storage.dashboard.session(live, "2026-02-01T06:00:00.000Z")).toBeDefined();
+        expect(await storage.dashboard.useLink(oldLink, "2026-01-01T00:00:00.000Z")).toBeUndefined();
+        expect(await storage.dashboard.useLink(liveLink, "2026-02-01T06:00:00.000Z")).toBe(org.id);
+      });
+    });
+
     describe("transmissions", () => {
       test("created with its first event; read back equal; another organization does not see it", async () => {
         const org = await newOrg();

@@ -19,10 +19,10 @@ test.skipIf(cannotRun("the command line on PostgreSQL", postgresMissing()))("acc
 
   const before = einvoice(byUrl, "db", "check");
   expect(before.code).toBe(1);
-  expect(JSON.parse(before.out)).toMatchObject({ dialect: "postgres", migrations: { applied: [], pending: ["0000_init", "0001_transmissions"] } });
+  expect(JSON.parse(before.out)).toMatchObject({ dialect: "postgres", migrations: { applied: [], pending: ["0000_init", "0001_transmissions", "0002_dashboard"] } });
   expect(einvoice(byUrl, "db", "migrate").code).toBe(0);
   const after = einvoice(byUrl, "db", "check");
-  expect([after.code, JSON.parse(after.out).migrations]).toEqual([0, { applied: ["0000_init", "0001_transmissions"], pending: [] }]);
+  expect([after.code, JSON.parse(after.out).migrations]).toEqual([0, { applied: ["0000_init", "0001_transmissions", "0002_dashboard"], pending: [] }]);
 
   // --db takes the URL as well, and wins over the environment.
   const org = JSON.parse(einvoice({ DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }, "orgs", "create", "--name", "acme", "--plan", "growth", "--db", url).out);

@@ -3,6 +3,8 @@ import { defineRoute } from "../route";
 import { PLANS, allowanceFor } from "../../accounts/plans";
 import { keyPrefix } from "../../accounts/keys";
 import { quotaStatus } from "../../accounts/quota";
+import type { Deps } from "../deps";
+import type { Organization } from "../../accounts/orgs";
 
 export const Account = Type.Object(
   {
@@ -42,15 +44,22 @@ export const meRoute = defineRoute({
   },
   async handle(ctx) {
     const { key, presentedKey, org, livemode } = ctx.caller;
-    const plan = PLANS[org.plan];
     return {
-      keyId: key.id,
-      keyPrefix: keyPrefix(presentedKey),
+      keyId: key?.id ?? null,
+      keyPrefix: presentedKey === null ? null : keyPrefix(presentedKey),
       livemode,
       org: { id: org.id, name: org.name, rulesetChannel: org.rulesetChannel },
-      plan: { id: plan.planId, name: plan.name },
-      rateLimitPerMinute: allowanceFor(org.plan, livemode).burstPerMinute,
-      quota: await quotaStatus(ctx.deps.storage, ctx.deps.clock(), org, livemode),
+      ...(await standing(ctx.deps, org, livemode)),
     };
   },
 });
+
+/** Plan, burst and quota of one mode: what `GET /v1/me` reports, and the dashboard's overview shows for both modes. */
+export async function standing(deps: Deps, org: Organization, livemode: boolean) {
+  const plan = PLANS[org.plan];
+  return {
+    plan: { id: plan.planId, name: plan.name },
+    rateLimitPerMinute: allowanceFor(org.plan, livemode).burstPerMinute,
+    quota: await quotaStatus(deps.storage, deps.clock(), org, livemode),
+  };
+}

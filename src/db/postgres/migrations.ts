@@ -1,6 +1,7 @@
 import journal from "./migrations/meta/_journal.json";
 import init from "./migrations/0000_init.sql" with { type: "text" };
 import transmissions from "./migrations/0001_transmissions.sql" with { type: "text" };
+import dashboard from "./migrations/0002_dashboard.sql" with { type: "text" };
 import { embedMigrations, type EmbeddedMigration } from "../embedded-migrations";
 
 /**
@@ -11,6 +12,7 @@ import { embedMigrations, type EmbeddedMigration } from "../embedded-migrations"
 export const migrationSql: Record<string, string> = {
   "0000_init": init,
   "0001_transmissions": transmissions,
+  "0002_dashboard": dashboard,
 };
 
 export type Migration = EmbeddedMigration;

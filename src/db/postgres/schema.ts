@@ -323,3 +323,39 @@ export const sandboxReceived = pgTable("sandbox_received", {
   /** The scenario the recipient chose and how far it has played (JSON). */
   state: text("state").notNull(),
 });
+
+/** Dashboard sign-in (src/dashboard/): users per organization, sessions and one-time links, tokens kept only as hashes. */
+export const dashboardUsers = pgTable(
+  "dashboard_users",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("dashboard_users_email_unique").on(t.email)],
+);
+
+export const dashboardSessions = pgTable("dashboard_sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
+  userId: text("user_id").references(() => dashboardUsers.id),
+  csrfToken: text("csrf_token").notNull(),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+
+export const signInLinks = pgTable("sign_in_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  usedAt: text("used_at"),
+});

@@ -8,6 +8,7 @@ import { rollingCounters, throttleRecords } from "./limits";
 import { driftRepository, templateRepository } from "./records";
 import { inboxProviderRepository, participantRepository, transmissionRepository } from "./transmissions";
 import { webhookRepository } from "./webhooks";
+import { dashboardRepository } from "./dashboard";
 import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
@@ -50,6 +51,7 @@ export async function openPostgresStorage(url: string, options: Options = {}): P
     transmissions: guarded(transmissionRepository(db)),
     inboxProviders: guarded(inboxProviderRepository(db)),
     webhooks: guarded(webhookRepository(db)),
+    dashboard: guarded(dashboardRepository(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
       unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),

@@ -3,6 +3,7 @@ import init from "./migrations/0000_init.sql" with { type: "text" };
 import driftChecks from "./migrations/0001_drift_checks.sql" with { type: "text" };
 import pdfTemplates from "./migrations/0002_pdf_templates.sql" with { type: "text" };
 import transmissions from "./migrations/0003_transmissions.sql" with { type: "text" };
+import dashboard from "./migrations/0004_dashboard.sql" with { type: "text" };
 import { embedMigrations } from "../embedded-migrations";
 
 /**
@@ -15,6 +16,7 @@ export const migrationSql: Record<string, string> = {
   "0001_drift_checks": driftChecks,
   "0002_pdf_templates": pdfTemplates,
   "0003_transmissions": transmissions,
+  "0004_dashboard": dashboard,
 };
 
 /** The records drizzle's `readMigrationFiles` builds, which its SQLite migrator takes. */

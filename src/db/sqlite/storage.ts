@@ -5,6 +5,7 @@ import { sqliteKeys, sqliteOrgs, sqliteQuota } from "./accounts";
 import { sqliteDrift, sqliteTemplates } from "./records";
 import { sqliteInboxProviders, sqliteParticipants, sqliteTransmissions } from "./transmissions";
 import { sqliteWebhooks } from "./webhooks";
+import { sqliteDashboard } from "./dashboard";
 import { memoryCounters, memoryThrottles } from "../memory-limits";
 import { embeddedMigrations } from "./migrations";
 import type { Database } from "bun:sqlite";
@@ -31,6 +32,7 @@ export function openSqliteStorage(path: string, options: { migrate: boolean } = 
     transmissions: sqliteTransmissions(db),
     inboxProviders: sqliteInboxProviders(db),
     webhooks: sqliteWebhooks(db),
+    dashboard: sqliteDashboard(db),
     async exclusively(name, wait, work) {
       const previous = held.get(name);
       if (previous && !wait) return { ran: false };
