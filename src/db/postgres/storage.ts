@@ -7,6 +7,7 @@ import { keyRepository, orgRepository, quotaRepository } from "./accounts";
 import { rollingCounters, throttleRecords } from "./limits";
 import { driftRepository, templateRepository } from "./records";
 import { participantRepository, transmissionRepository } from "./transmissions";
+import { deliveryRecords, sandboxRecords } from "./delivery";
 import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
@@ -47,6 +48,8 @@ export async function openPostgresStorage(url: string, options: Options = {}): P
     drift: guarded(driftRepository(db)),
     participants: guarded(participantRepository(db)),
     transmissions: guarded(transmissionRepository(db)),
+    delivery: guarded(deliveryRecords(db)),
+    sandbox: guarded(sandboxRecords(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
       unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),

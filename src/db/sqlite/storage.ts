@@ -4,6 +4,7 @@ import { openSqlite } from "./connection";
 import { sqliteKeys, sqliteOrgs, sqliteQuota } from "./accounts";
 import { sqliteDrift, sqliteTemplates } from "./records";
 import { sqliteParticipants, sqliteTransmissions } from "./transmissions";
+import { sqliteDelivery, sqliteSandbox } from "./delivery";
 import { memoryCounters, memoryThrottles } from "../memory-limits";
 import { embeddedMigrations } from "./migrations";
 import type { Database } from "bun:sqlite";
@@ -28,6 +29,8 @@ export function openSqliteStorage(path: string, options: { migrate: boolean } = 
     drift: sqliteDrift(db),
     participants: sqliteParticipants(db),
     transmissions: sqliteTransmissions(db),
+    delivery: sqliteDelivery(db),
+    sandbox: sqliteSandbox(db),
     async exclusively(name, wait, work) {
       const previous = held.get(name);
       if (previous && !wait) return { ran: false };
