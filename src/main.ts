@@ -38,6 +38,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   templates create --org ORG --name NAME --file DEFINITION.json
   templates list --org ORG
   templates delete --org ORG REF        stored PDF templates (docs/pdf.md)
+  sandbox advance --org ORG --by DURATION  move the organization's sandbox network clock forward
+                                        (90m, 2h, 15d, 1d12h): delays, deadlines, grace and retries
+  sandbox clock --org ORG               how far ahead it runs (docs/transmission.md "Sandbox")
 
 ORG is an organization id or its unique name. The account, template, ruleset and db commands take
 --db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
@@ -68,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: "string" },
       country: { type: "string" },
       confirmed: { type: "boolean" },
+      by: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -106,6 +110,11 @@ async function main(argv: string[]): Promise<number> {
     case "templates": {
       const { templatesCommand } = await import("./cli/templates");
       await templatesCommand(sub, rest, flags);
+      return 0;
+    }
+    case "sandbox": {
+      const { sandboxCommand } = await import("./cli/sandbox");
+      await sandboxCommand(sub, flags);
       return 0;
     }
     case "db": {

@@ -11,6 +11,7 @@ import type { Storage } from "../db/storage";
 import { rulesetBundle } from "../assets/bundle";
 import { bundledEntries } from "../assets/bundled-entries";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /** Where a first start without a terminal leaves the two keys, beside the database. */
@@ -74,6 +75,16 @@ async function nightlyDriftCheck(storage: Storage, mirror: string | null): Promi
   });
 }
 
+/** TRANSMISSION=sandbox: this instance's delivery worker, leased under a name of its own among the instances on the database. */
+async function sandboxDelivery(storage: Storage) {
+  const { sandboxWorker } = await import("../transmission/sandbox/provider");
+  const owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const worker = sandboxWorker(storage, systemClock, owner, (line) => console.error(line));
+  worker.start();
+  console.log(`delivery worker ${owner} on (sandbox network)`);
+  return worker;
+}
+
 /**
  * What the start line says of the rule engine, from one pass over the bundle index. The default
  * names SaxonJS only while some rule file has no native plan. VALIDATION_ENGINE=saxonjs runs every
@@ -118,12 +129,16 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
       (error) => console.error(`validation workers failed to start: ${error.message}`),
     );
   const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
+  const delivery = settings.transmission.provider === "sandbox" ? await sandboxDelivery(storage) : null;
   const stop = () => {
     stopDrift();
     metricsApart?.stop();
     app.stop();
     deps.close();
-    void storage.close().finally(() => process.exit(0));
+    // The pass in flight finishes its moves (and so releases its leases) before the database closes.
+    void (delivery?.stop() ?? Promise.resolve())
+      .then(() => storage.close())
+      .finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
