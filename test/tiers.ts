@@ -132,6 +132,7 @@ export const TIERS = {
   proofs: [
     "test/db/postgres",
     "test/db/storage.test.ts",
+    "test/transmission/delivery-postgres.test.ts",
     "test/fuzz",
     "test/instances",
     "test/api/http-thread.test.ts",
