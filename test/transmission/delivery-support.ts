@@ -13,7 +13,10 @@ import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { registerParticipant } from "../../src/transmission/participants";
 import { quotaStatus } from "../../src/accounts/quota";
 import type { Organization } from "../../src/accounts/orgs";
-import type { Storage } from "../../src/db/storage";
+import type { Storage, TransmissionRow } from "../../src/db/storage";
+import { nextEvent } from "../../src/transmission/event-chain";
+import { canonicalJson } from "../../src/transmission/canonical-json";
+import { normalised } from "../../src/transmission/identifiers";
 import type { Clock } from "../../src/clock";
 import { DeliveryWorker } from "../../src/transmission/delivery";
 import { sandboxProvider } from "../../src/transmission/sandbox/provider";
@@ -115,6 +118,57 @@ export async function readBack(h: Api, key: string, id: string) {
   const get = async (path: string) => (await envelope(await h.get(`/v1/transmissions/${id}${path}`, key))).data;
   const [transmission, events, attempts, receipts] = await Promise.all([get(""), get("/events"), get("/attempts"), get("/receipts")]);
   return { transmission, events, attempts: attempts.items, receipts: receipts.items };
+}
+
+const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
+/**
+ * A transmission queued through the storage as POST /v1/transmissions would queue it, for a
+ * document the route would refuse on other grounds (ppf_pdp without the French CTC profile) or
+ * when a thousand are needed at once.
+ */
+export async function queueDirectly(storage: Storage, at: Date, queued: { orgId: string; livemode: boolean; network: string; recipient: ParticipantId; xml: string }): Promise<string> {
+  const id = `txn_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
+  const first = nextEvent(null, id, { type: "transmission.queued", status: "queued", at, data: { network: queued.network } });
+  const to = normalised(queued.recipient);
+  const row: TransmissionRow = {
+    id,
+    orgId: queued.orgId,
+    livemode: queued.livemode,
+    direction: "outbound",
+    network: queued.network,
+    status: "queued",
+    senderScheme: SELLER.scheme,
+    senderId: SELLER.id,
+    counterpartyScheme: to.scheme,
+    counterpartyId: to.id,
+    format: "ubl",
+    documentSha256: sha256(queued.xml),
+    document: queued.xml,
+    customizationId: null,
+    processId: null,
+    documentTypeId: null,
+    invoiceNumber: null,
+    deadlineAt: null,
+    atRisk: false,
+    verdict: null,
+    idempotencyKey: null,
+    requestSha256: null,
+    headHash: first.hash,
+    headSeq: 1,
+    nextAttemptAt: first.at,
+    leaseOwner: null,
+    leaseUntil: null,
+    attemptCount: 0,
+    providerRef: null,
+    recipientState: null,
+    escalation: null,
+    billedAt: null,
+    createdAt: first.at,
+    updatedAt: first.at,
+  };
+  await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+  return id;
 }
 
 export const MINUTE = 60_000;
