@@ -49,8 +49,12 @@ export function backoffMs(policy: Backoff, k: number, random: () => number): num
   return d / 2 + (random() * d) / 2;
 }
 
-const pollMs = (row: TransmissionRow, networkNow: Date, random: () => number) => {
-  const d = Math.min(POLL.capMs, Math.max(POLL.firstMs, (networkNow.getTime() - Date.parse(row.createdAt)) / 4));
+/**
+ * A quarter of the transmission's age on the system clock, jittered: a moved sandbox clock makes
+ * answers due, not the transmission older, so it does not stretch the reads.
+ */
+const pollMs = (row: TransmissionRow, now: Date, random: () => number) => {
+  const d = Math.min(POLL.capMs, Math.max(POLL.firstMs, (now.getTime() - Date.parse(row.createdAt)) / 4));
   return d / 2 + (random() * d) / 2;
 };
 
@@ -246,7 +250,9 @@ export class DeliveryWorker {
     }
     if (outcome.outcome === "accepted") {
       await this.finishAttempt(row, n, "accepted", outcome.code, null);
-      await this.move(row, { to: "submitted", data: { attempt: n, code: outcome.code }, patch: { ...RELEASE, nextAttemptAt: this.dueAt(row, networkNow, pollMs(row, networkNow, this.random)) } });
+      const submitted = await this.move(row, { to: "submitted", data: { attempt: n, code: outcome.code } });
+      // A network that answers at once settles in this pass.
+      if (submitted) await this.poll(submitted, networkNow);
     } else if (outcome.outcome === "refused") {
       await this.finishAttempt(row, n, "refused", outcome.reasons.join("; "), null);
       await this.move(row, { to: "rejected", data: { attempt: n, reasons: outcome.reasons }, patch: SETTLED });
@@ -270,6 +276,11 @@ export class DeliveryWorker {
       const next = this.dueAt(row, networkNow, backoffMs(RETRY, n, this.random));
       await this.finishAttempt(row, n, "unknown", `status: ${(error as Error).message}`, next);
       await this.move(row, { to: "submitting", silent: true, patch: { ...RELEASE, attemptCount: n, nextAttemptAt: next } });
+      return;
+    }
+    if (status.found && status.refused) {
+      await this.finishAttempt(row, n, "refused", `the provider holds ${ref} and refused it: ${status.refused.join("; ")}`, null);
+      await this.move(row, { to: "rejected", data: { attempt: n, reconciled: true, reasons: status.refused }, patch: { ...SETTLED, attemptCount: n } });
       return;
     }
     if (status.found) {
@@ -319,7 +330,7 @@ export class DeliveryWorker {
       });
       if (!row || terminal) return;
     }
-    await this.move(row, { to: row.status as OutboundStatus, silent: true, patch: { ...RELEASE, nextAttemptAt: this.dueAt(row, networkNow, pollMs(row, networkNow, this.random)) } });
+    await this.move(row, { to: row.status as OutboundStatus, silent: true, patch: { ...RELEASE, nextAttemptAt: this.dueAt(row, networkNow, pollMs(row, this.options.clock(), this.random)) } });
   }
 
   /** One unit in the window of the moment it is delivered: live keys only (a test key never bills), once. */

@@ -60,8 +60,11 @@ export interface NetworkAnswer {
   reasons?: string[];
 }
 
-/** Whether the provider holds the reference, and every answer so far, oldest first. */
-export type StatusAnswer = { found: false } | { found: true; answers: NetworkAnswer[] };
+/**
+ * Whether the provider holds the reference, and every answer so far, oldest first; `refused` when
+ * it refused the submission itself (the verdict whose answer an interrupted submit never returned).
+ */
+export type StatusAnswer = { found: false } | { found: true; refused?: string[]; answers: NetworkAnswer[] };
 
 /** A row of answers for a network states.ts does not map yet, brought by the provider that speaks it. */
 export type AnswerMapping = (typeof NETWORK_CODES)[number];

@@ -10,6 +10,9 @@ import { startValidatingHarness } from "../support/harness";
 import { corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
 import type { ParticipantId } from "../../src/transmission/identifiers";
+import { nextEvent } from "../../src/transmission/event-chain";
+import { canonicalJson } from "../../src/transmission/canonical-json";
+import { sandboxProvider } from "../../src/transmission/sandbox/provider";
 import type { Network } from "../../src/transmission/states";
 import { DAY, HOUR, MINUTE, SANDBOX, SELLER, generatedInvoice, newSender, postTransmission, queueDirectly, readBack, testWorker, type Sender } from "./delivery-support";
 
@@ -189,6 +192,41 @@ describe.skipIf(noCorpus)("delivery through the sandbox (SQLite)", () => {
     expect(seen.transmission).toMatchObject({ status: "delivered", atRisk: false });
     expect(seen.events.items.map((e: { type: string }) => e.type)).not.toContain("transmission.at_risk");
   });
+
+  // An instance killed after the provider answered and before it recorded the answer: the next pass asks the provider and takes its word.
+  for (const [recipient, status, outcome] of [
+    ["killed-acme", "delivered", "found"],
+    ["killed-rejects", "rejected", "refused"],
+    ["killed-crash", "delivered", "found"],
+  ] as const) {
+    test(`killed between the provider's answer and the move (${recipient}): ${status} on the next pass, never sent again`, async () => {
+      const sender = await newSender(h, "killed");
+      const id = await send(sender, "peppol", peppol(recipient));
+      const queued = (await h.storage.transmissions.byId(sender.org.id, id))!;
+      const ref = `ref_${id}`;
+      const at = h.clock.now;
+      const submitting = (await h.storage.transmissions.change(id, {
+        from: "queued",
+        to: "submitting",
+        patch: { providerRef: ref, attemptCount: 1 },
+        event: (head) => {
+          const event = nextEvent(head, id, { type: "attempt_started", status: "submitting", at, data: { trigger: "attempt_started", attempt: 1, ref } });
+          return { ...event, data: canonicalJson(event.data) };
+        },
+        at: at.toISOString(),
+      }))!;
+      const provider = sandboxProvider(h.storage, h.clock.read);
+      const envelope = { network: "peppol" as const, sender: SELLER, recipient: peppol(recipient), documentTypeId: queued.documentTypeId, processId: queued.processId };
+      await provider.submit({ ref, transmission: submitting, document: submitting.document!, envelope }).catch(() => {});
+      await play(sender, [MINUTE]);
+      const seen = await readBack(h, sender.live, id);
+      expect(seen.transmission.status).toBe(status);
+      expect(seen.attempts.map((a: { outcome: string }) => a.outcome)).toEqual([outcome]);
+      expect(seen.events.chainOk).toBe(true);
+      expect(await receivedCount(id)).toBe(1);
+      expect(await sender.used()).toBe(status === "delivered" ? 1 : 0);
+    });
+  }
 
   test("two workers draining at once: each transmission received once, moved once per step, billed once", async () => {
     const sender = await newSender(h, "pair");

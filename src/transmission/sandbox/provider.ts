@@ -9,7 +9,7 @@ import type { SandboxReceivedRow, Storage } from "../../db/storage";
 import type { Network } from "../states";
 import { normalised, type ParticipantId } from "../identifiers";
 import type { NetworkAnswer, Provider, StatusAnswer } from "../provider";
-import { FRENCH_CODES, REFUSAL_REASONS, SCENARIOS, scenarioFor, VOCABULARIES, type Step } from "./scenarios";
+import { FRENCH_CODES, REFUSAL_REASONS, SCENARIOS, scenarioFor, VOCABULARIES, type Scenario, type Step } from "./scenarios";
 import { sandboxNow } from "./clock";
 import { DeliveryWorker } from "../delivery";
 
@@ -34,6 +34,9 @@ function proofOf(network: Network, ref: string, answer: Omit<NetworkAnswer, "pro
   const reasons = (answer.reasons ?? []).map((r) => `<Reason>${escapeXml(r)}</Reason>`).join("");
   return `<?xml version="1.0" encoding="UTF-8"?><SandboxReceipt network="${network}" reference="${escapeXml(ref)}" code="${answer.code}" kind="${answer.kind}" at="${answer.at}">${reasons}</SandboxReceipt>`;
 }
+
+/** Peppol's access point judges at submission; the other networks take the file and refuse it later (plans "refuse"). */
+const refusesAtSubmission = (scenario: Scenario, network: Network) => scenario.submit === "refuse" && network === "peppol";
 
 /** A submission whose answer never reached us (a timeout, a dropped connection). */
 export class ConnectionLost extends Error {
@@ -74,8 +77,7 @@ export function sandboxProvider(storage: Storage, clock: Clock): Provider {
       });
       if (scenario.submit === "crash") throw new ConnectionLost(ref);
       if (scenario.submit === "silent") return { outcome: "unknown", detail: "sandbox: no answer within the timeout" };
-      // Peppol's access point judges at submission; the other networks take the file and refuse it later (plans "refuse").
-      if (scenario.submit === "refuse" && envelope.network === "peppol") return { outcome: "refused", reasons: REFUSAL_REASONS };
+      if (refusesAtSubmission(scenario, envelope.network)) return { outcome: "refused", reasons: REFUSAL_REASONS };
       return { outcome: "accepted", code: VOCABULARIES[envelope.network].accepted };
     },
     async status(ref): Promise<StatusAnswer> {
@@ -83,8 +85,10 @@ export function sandboxProvider(storage: Storage, clock: Clock): Provider {
       if (!row) return { found: false };
       const state = JSON.parse(row.state) as ReceivedState;
       const network = row.network as Network;
+      const scenario = SCENARIOS.find((s) => s.name === state.scenario)!;
+      if (refusesAtSubmission(scenario, network)) return { found: true, refused: REFUSAL_REASONS, answers: [] };
       const vocabulary = VOCABULARIES[network];
-      const plan = SCENARIOS.find((s) => s.name === state.scenario)!.plan;
+      const plan = scenario.plan;
       const now = (await sandboxNow(storage, clock, state.orgId)).getTime();
       const steps = [{ code: vocabulary.accepted, kind: "acceptance", afterMs: 0 }, ...vocabulary.plans(plan, state.pa)];
       const due = steps.filter((s) => new Date(row.receivedAt).getTime() + s.afterMs <= now);
