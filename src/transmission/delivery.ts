@@ -110,7 +110,7 @@ export interface DeliveryOptions {
 
 interface Move {
   to: OutboundStatus;
-  /** For a record that leaves the status as it is; a status change takes the table's trigger. */
+  /** The table's trigger; when omitted, that of the first row from this status to `to` (then of any "non-terminal" row). */
   trigger?: string;
   /** The event's type when no status event names it (the table's trigger otherwise). */
   type?: string;
@@ -210,7 +210,7 @@ export class DeliveryWorker {
     }
     if (current.document === null) {
       await storage.delivery.finishAttempt(row.id, n, { finishedAt: this.now(), outcome: "not_sent", detail: "the document was purged before it could be sent", nextAttemptAt: null });
-      await this.move(current, { to: "failed", data: { attempt: n, reason: "document purged before delivery" }, patch: { ...SETTLED, attemptCount: n, escalation: "the document was purged under retention before it could be sent" } });
+      await this.move(current, { to: "failed", trigger: "permanent_failure", data: { attempt: n, reason: "document purged before delivery" }, patch: { ...SETTLED, attemptCount: n, escalation: "the document was purged under retention before it could be sent" } });
       return;
     }
     // The reference is on the row before the provider hears of it: whatever happens next, the next pass can ask for it.
@@ -223,7 +223,7 @@ export class DeliveryWorker {
     const escalation = `recipient ${row.counterpartyScheme}:${row.counterpartyId}: ${lookup.replaceAll("_", " ")} on ${row.network}`;
     if (pastGrace(row, networkNow)) {
       await this.finishAttempt(row, n, lookup, "deadline and grace window elapsed with the recipient unresolved", null);
-      await this.move(row, { to: "failed", data: { attempt: n, lookup }, patch: { ...SETTLED, attemptCount: n, providerRef: ref, recipientState: lookup, escalation: `${escalation}; deadline and grace window elapsed` } });
+      await this.move(row, { to: "failed", trigger: "deadline_passed", data: { attempt: n, lookup }, patch: { ...SETTLED, attemptCount: n, providerRef: ref, recipientState: lookup, escalation: `${escalation}; deadline and grace window elapsed` } });
       return;
     }
     const unresolved = { ...row, recipientState: lookup };
@@ -291,7 +291,7 @@ export class DeliveryWorker {
     }
     if (pastGrace(row, networkNow)) {
       await this.finishAttempt(row, n, "not_found", "no provider took it before the deadline and grace window elapsed", null);
-      await this.move(row, { to: "failed", data: { attempt: n }, patch: { ...SETTLED, attemptCount: n, escalation: "never taken by the network before the deadline and grace window elapsed" } });
+      await this.move(row, { to: "failed", trigger: "permanent_failure", data: { attempt: n }, patch: { ...SETTLED, attemptCount: n, escalation: "never taken by the network before the deadline and grace window elapsed" } });
       return;
     }
     const counted = await this.move(row, { to: "submitting", silent: true, patch: { attemptCount: n } });

@@ -167,6 +167,19 @@ describe.skipIf(noCorpus)("delivery through the sandbox (SQLite)", () => {
     expect(await sender.used()).toBe(0);
   });
 
+  test("an attempt lost in transit with the deadline and grace gone by before the retry: the provider has none, so failed (permanent failure), never sent", async () => {
+    const sender = await newSender(h, "transport");
+    const id = await send(sender, "peppol", peppol("gone-lost"), { deadlineAt: new Date(h.clock.now.getTime() + HOUR).toISOString() });
+    await play(sender, [2 * DAY]);
+    const seen = await readBack(h, sender.live, id);
+    expect(seen.transmission).toMatchObject({ status: "failed", atRisk: true });
+    expect(seen.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(["unknown", "not_found"]);
+    expect(seen.events.items.map((e: { type: string }) => e.type)).toEqual(["transmission.queued", "attempt_started", "attempt_unanswered", "transmission.at_risk", "transmission.failed"]);
+    expect(seen.events.items.at(-1).data).toMatchObject({ trigger: "permanent_failure" });
+    expect(await receivedCount(id)).toBe(0);
+    expect(await sender.used()).toBe(0);
+  });
+
   test("deadline threatened by time: at_risk fires once when a quarter of the window is left; a network that holds the document is never failed for it", async () => {
     const sender = await newSender(h, "threatened");
     const deadlineAt = new Date(h.clock.now.getTime() + 4 * HOUR).toISOString();

@@ -148,3 +148,30 @@ export const FRENCH_CODES: readonly AnswerMapping[] = [
   { network: "choruspro", code: "REJETEE", meaning: "rejected by Chorus Pro on validation", to: "rejected" },
   { network: "choruspro", code: "A_RECYCLER", meaning: "returned by the public entity for correction", to: "rejected" },
 ];
+
+const after = (ms: number) => (ms === 0 ? "" : ms % (24 * HOUR) === 0 ? ` +${ms / (24 * HOUR)} d` : ms % HOUR === 0 ? ` +${ms / HOUR} h` : ` +${ms / 60_000} min`);
+const steps = (list: Step[]) => (list.length ? list.map((s) => `\`${s.code}\`${after(s.afterMs)}`).join(", ") : "-");
+
+/** The "Sandbox" tables of docs/transmission.md (a test holds the file to them). */
+export function sandboxMarkdown(): string {
+  const lines = ["| recipient id ends with | scenario | lookup | submission |", "|---|---|---|---|"];
+  for (const s of SCENARIOS) lines.push(`| ${s.suffix === null ? "anything else" : `\`${s.suffix}\``} | ${s.meaning} | \`${s.lookup}\` | ${s.submit.replace("_", " ")} |`);
+  const plans: [string, Plan][] = [
+    ["delivers, lookuptimeout, crash, lost", "deliver"],
+    ["slow", "deliver_late"],
+    ["rejects", "refuse"],
+    ["negative", "negative"],
+    ["silent", "none"],
+  ];
+  lines.push("", "| network | submission answered | scenarios | answers after it (sandbox clock) |", "|---|---|---|---|");
+  for (const [network, vocabulary] of Object.entries(VOCABULARIES)) {
+    for (const [names, plan] of plans) {
+      const pa = network === "sdi" && (plan === "deliver" || plan === "deliver_late") ? `; to a PA (ICD 0201): ${steps(vocabulary.plans(plan, true))}` : "";
+      const atSubmission = network === "peppol" && plan === "refuse";
+      lines.push(`| ${network} | ${atSubmission ? "refused with reasons" : `\`${vocabulary.accepted}\``} | ${names} | ${atSubmission ? "-" : steps(vocabulary.plans(plan, false)) + pa} |`);
+    }
+  }
+  lines.push("", "| network | answer | means | status |", "|---|---|---|---|");
+  for (const row of FRENCH_CODES) lines.push(`| ${row.network} | \`${row.code}\` | ${row.meaning} | \`${row.to}\` |`);
+  return `${lines.join("\n")}\n`;
+}
