@@ -23,28 +23,28 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** How long a claim holds a transmission: a killed instance's transmissions are due again after it. */
-export const LEASE_MS = 30 * SECOND;
+const LEASE_MS = 30 * SECOND;
 /** After the deadline, how long an unresolved recipient or an untaken document is still tried before `failed`. */
-export const GRACE_MS = 24 * HOUR;
+const GRACE_MS = 24 * HOUR;
 /** The deadline is threatened once less than this share of the time from creation to deadline is left. */
-export const RISK_SHARE = 0.25;
+const RISK_SHARE = 0.25;
 
 interface Backoff {
   firstMs: number;
   capMs: number;
 }
 /** An attempt without an answer: asking the provider again is cheap, so soon, then less often. */
-export const RETRY: Backoff = { firstMs: 5 * SECOND, capMs: HOUR };
+const RETRY: Backoff = { firstMs: 5 * SECOND, capMs: HOUR };
 /** An unresolved recipient: someone has to register it or publish the document type, which takes a while. */
-export const RECHECK: Backoff = { firstMs: 15 * MINUTE, capMs: 6 * HOUR };
+const RECHECK: Backoff = { firstMs: 15 * MINUTE, capMs: 6 * HOUR };
 /** Reading the answers of a submitted document: in proportion to its age, between these. */
-export const POLL: Backoff = { firstMs: 2 * SECOND, capMs: HOUR };
+const POLL: Backoff = { firstMs: 2 * SECOND, capMs: HOUR };
 
 /**
  * Exponential with "equal jitter": the k-th wait is drawn from [d/2, d] with d = first·2^(k-1)
  * capped, so instances that failed together do not retry together, and no wait is shorter than half.
  */
-export function backoffMs(policy: Backoff, k: number, random: () => number): number {
+function backoffMs(policy: Backoff, k: number, random: () => number): number {
   const d = Math.min(policy.capMs, policy.firstMs * 2 ** Math.max(0, k - 1));
   return d / 2 + (random() * d) / 2;
 }
@@ -67,19 +67,20 @@ const riskMoment = (row: TransmissionRow) => {
 };
 
 /** Threatened: an unresolved recipient (nothing can move until a human acts), or less than RISK_SHARE of the window left. */
-export function threatened(row: TransmissionRow, networkNow: Date): boolean {
+function threatened(row: TransmissionRow, networkNow: Date): boolean {
   if (row.deadlineAt === null || row.atRisk) return false;
   return isUnresolved(row.recipientState) || networkNow.getTime() >= riskMoment(row);
 }
 
 const pastGrace = (row: TransmissionRow, networkNow: Date) => row.deadlineAt !== null && networkNow.getTime() >= Date.parse(row.deadlineAt) + GRACE_MS;
 
-/** The table's trigger for a status change (the row from this very status before an "any non-terminal" one). */
+/** The table's trigger for a status change: the row from this very status, else the one "any non-terminal" row; a move with several must name its own. */
 function triggerOf(from: OutboundStatus, to: OutboundStatus): string {
   const rows = TRANSITIONS.outbound.filter((r) => r.to === to && (r.from === from || r.from === "non-terminal"));
-  const row = rows.find((r) => r.from === from) ?? rows[0];
-  if (!row) throw new Error(`no outbound transition ${from} -> ${to}`);
-  return row.trigger;
+  const exact = rows.filter((r) => r.from === from);
+  const candidates = exact.length ? exact : rows;
+  if (candidates.length !== 1) throw new Error(`${candidates.length} outbound transitions ${from} -> ${to}: the move names its trigger`);
+  return candidates[0].trigger;
 }
 
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
@@ -110,7 +111,7 @@ export interface DeliveryOptions {
 
 interface Move {
   to: OutboundStatus;
-  /** The table's trigger; when omitted, that of the first row from this status to `to` (then of any "non-terminal" row). */
+  /** The table's trigger; when omitted, the one row from this status (or from any non-terminal one) to `to`. */
   trigger?: string;
   /** The event's type when no status event names it (the table's trigger otherwise). */
   type?: string;
@@ -324,6 +325,8 @@ export class DeliveryWorker {
       const bill = await this.billFor(row, to);
       row = await this.move(row, {
         to,
+        // A network's own verdict of impossible delivery (SDI AT), not a deadline.
+        ...(to === "failed" && { trigger: "permanent_failure" }),
         data: { code: answer.code, receipt, ...(answer.reasons && { reasons: answer.reasons }) },
         patch: { ...(terminal && SETTLED), ...(bill && { billedAt: this.now() }) },
         ...(bill && { bill }),

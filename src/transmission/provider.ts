@@ -30,7 +30,7 @@ export interface RoutingEnvelope {
   processId: string | null;
 }
 
-export interface Submission {
+interface Submission {
   /** Our reference: the same for every attempt of one transmission. */
   ref: string;
   transmission: TransmissionRow;

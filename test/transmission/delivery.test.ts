@@ -6,7 +6,7 @@
 // and the sandbox clock is moved by hand, so hours and days play in milliseconds.
 
 import { describe, expect, test } from "bun:test";
-import { startValidatingHarness } from "../support/harness";
+import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
 import type { ParticipantId } from "../../src/transmission/identifiers";
@@ -266,5 +266,17 @@ describe.skipIf(noCorpus)("delivery through the sandbox (SQLite)", () => {
       expect((await h.get(`/v1/transmissions/${id}${path}`, sender.test)).status).toBe(200);
       expect((await h.get(`/v1/transmissions/${id}${path}`, stranger.live)).status).toBe(404);
     }
+  });
+});
+
+describe("attempts and receipts with transmission off", () => {
+  const off = startHarness();
+  test("503 TRANSMISSION_DISABLED, like every transmission route", async () => {
+    const key = await off.key(await off.org("off", "scale"), "live");
+    for (const path of ["/attempts", "/receipts"]) {
+      const res = await off.get(`/v1/transmissions/txn_x${path}`, key);
+      expect([res.status, (await envelope(res)).error.code]).toEqual([503, "TRANSMISSION_DISABLED"]);
+    }
+    off.close();
   });
 });

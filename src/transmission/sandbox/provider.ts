@@ -39,7 +39,7 @@ function proofOf(network: Network, ref: string, answer: Omit<NetworkAnswer, "pro
 const refusesAtSubmission = (scenario: Scenario, network: Network) => scenario.submit === "refuse" && network === "peppol";
 
 /** A submission whose answer never reached us (a timeout, a dropped connection). */
-export class ConnectionLost extends Error {
+class ConnectionLost extends Error {
   constructor(ref: string) {
     super(`sandbox: the connection died after the network received ${ref}`);
     this.name = "ConnectionLost";

@@ -8,7 +8,7 @@ import type { AnswerMapping, LookupAnswer } from "../provider";
 
 /** How a confirmation waits in `slow`, and how long a public administration has before SDI's DT. */
 const HOUR = 3_600_000;
-export const SLOW_DELAY_MS = 2 * HOUR;
+const SLOW_DELAY_MS = 2 * HOUR;
 const PA_ANSWER_MS = 24 * HOUR;
 const PA_LAPSE_MS = 15 * 24 * HOUR;
 
