@@ -175,16 +175,16 @@ export class DeliveryWorker {
   }
 
   private async pass(claimed: TransmissionRow): Promise<void> {
+    if (isTerminal("outbound", claimed.status as OutboundStatus, claimed.network as Network)) {
+      await this.move(claimed, { to: claimed.status as OutboundStatus, silent: true, patch: SETTLED });
+      return;
+    }
     const networkNow = await this.options.networkNow(claimed.orgId);
     let row: TransmissionRow | undefined = claimed;
     if (threatened(row, networkNow)) {
+      // A flag, not a transition: its trigger names why, outside the table.
       row = await this.move(row, { to: row.status as OutboundStatus, trigger: "deadline_threatened", type: AT_RISK_EVENT, expectNotAtRisk: true, patch: { atRisk: true }, data: { deadlineAt: row.deadlineAt! } });
       if (!row) return;
-    }
-    const network = row.network as Network;
-    if (isTerminal("outbound", row.status as OutboundStatus, network)) {
-      await this.move(row, { to: row.status as OutboundStatus, silent: true, patch: SETTLED });
-      return;
     }
     if (row.status === "queued") return this.fromQueue(row, networkNow);
     if (row.status === "submitting") return this.reconcile(row, networkNow);
@@ -195,7 +195,7 @@ export class DeliveryWorker {
   private async fromQueue(row: TransmissionRow, networkNow: Date): Promise<void> {
     const { provider, storage } = this.options;
     const n = row.attemptCount + 1;
-    const ref = row.providerRef ?? `sbx_${crypto.randomUUID().replaceAll("-", "")}`;
+    const ref = row.providerRef ?? `ref_${crypto.randomUUID().replaceAll("-", "")}`;
     await this.startAttempt(row, n, ref);
     let lookup: LookupAnswer;
     try {
