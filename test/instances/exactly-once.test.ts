@@ -6,11 +6,12 @@
 //
 // Chosen to fit about three minutes on two cores: the transmissions are queued through the storage
 // (creation is covered through HTTP elsewhere; delivery is what is on trial here) in batches of 50
-// every 250 ms while 6 kills fall at 0.4-2 s intervals, so instances die with work in hand; the
+// every 250 ms while 6 kills fall at 0.4-2 s intervals, each when its victim holds claims; the
 // sandbox clock is moved an hour at the end (and every 10 s while any is open) so the answers that
 // come later (MLS RE) arrive. Whatever a killed instance held waits for its 30 s lease to lapse.
 
 import { afterAll, expect, test } from "bun:test";
+import postgres from "postgres";
 import { openPostgresStorage } from "../../src/db/postgres/storage";
 import type { Storage } from "../../src/db/storage";
 import { createOrg } from "../../src/accounts/orgs";
@@ -72,7 +73,9 @@ test.skipIf(cannotRun("exactly once under kill -9", postgresMissing()))(
       }
     })();
 
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
     let kills = 0;
+    let leasesAtKill = 0;
     let restarts = 0;
     const restarting: Promise<void>[] = [];
     while (kills < KILLS) {
@@ -80,6 +83,10 @@ test.skipIf(cannotRun("exactly once under kill -9", postgresMissing()))(
       const slot = Math.floor(random() * instances.length);
       const victim = instances[slot];
       if (victim.process.exitCode !== null || victim.process.killed) continue;
+      // At a moment it holds claims (its lease owner names its pid), so it dies with work in hand.
+      const holding = `%:${victim.process.pid}:%`;
+      for (let waited = 0; waited < 2000 && Number((await sql`SELECT count(*) AS n FROM transmissions WHERE lease_owner LIKE ${holding}`)[0].n) === 0; waited += 10) await Bun.sleep(10);
+      leasesAtKill += Number((await sql`SELECT count(*) AS n FROM transmissions WHERE lease_owner LIKE ${holding}`)[0].n);
       victim.process.kill(9);
       kills++;
       restarting.push(
@@ -92,6 +99,7 @@ test.skipIf(cannotRun("exactly once under kill -9", postgresMissing()))(
     }
     await Promise.all([queueing, ...restarting]);
     const chaosEnded = performance.now();
+    await sql.end();
     await storage.sandbox.advance(org.id, 3_600_000);
 
     const open = async () => {
@@ -136,6 +144,8 @@ test.skipIf(cannotRun("exactly once under kill -9", postgresMissing()))(
     const report = {
       transmissions: TRANSMISSIONS,
       kills,
+      /** Leases the killed instances held around the moment they died (read just before the kill). */
+      leasesAtKill,
       restarts,
       seconds: {
         total: Math.round((performance.now() - started) / 1000),
