@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SCENARIOS, scenarioFor, VOCABULARIES, sandboxMarkdown } from "../../src/transmission/sandbox/scenarios";
 import { statusOfAnswer } from "../../src/transmission/provider";
@@ -34,4 +35,15 @@ test("every answer of every network and plan maps to one of our statuses (the Fr
 test("durations for the sandbox clock", () => {
   expect([duration("90m"), duration("2h"), duration("15d"), duration("1d12h"), duration("30s")]).toEqual([5_400_000, 7_200_000, 1_296_000_000, 129_600_000, 30_000]);
   for (const bad of ["", "9x", "1.5h", "h", "2h junk"]) expect(duration(bad)).toBeNull();
+});
+
+test("einvoice sandbox advance and clock move and show an organization's sandbox clock", () => {
+  const db = join(mkdtempSync(join(tmpdir(), "sandbox-cli-")), "e.db");
+  const run = (...args: string[]) => Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/main.ts"), ...args, "--db", db]);
+  expect(run("orgs", "create", "--name", "acme").exitCode).toBe(0);
+  expect(run("sandbox", "advance", "--org", "acme", "--by", "90m").stdout.toString()).toContain("1.5 h ahead");
+  expect(run("sandbox", "advance", "--org", "acme", "--by", "1d").stdout.toString()).toContain("25.5 h ahead");
+  expect(run("sandbox", "clock", "--org", "acme").stdout.toString()).toContain("25.5 h ahead");
+  const bad = run("sandbox", "advance", "--org", "acme", "--by", "soon");
+  expect([bad.exitCode, bad.stderr.toString()]).toEqual([2, expect.stringContaining("--by DURATION")]);
 });
