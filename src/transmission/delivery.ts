@@ -257,6 +257,11 @@ export class DeliveryWorker {
     } else if (outcome.outcome === "refused") {
       await this.finishAttempt(row, n, "refused", outcome.reasons.join("; "), null);
       await this.move(row, { to: "rejected", data: { attempt: n, reasons: outcome.reasons }, patch: SETTLED });
+    } else if (outcome.outcome === "retry") {
+      const next = this.dueAt(row, networkNow, backoffMs(RETRY, n, this.random));
+      await this.finishAttempt(row, n, "retry", outcome.detail, next);
+      // Back in the queue, but no second transmission.queued: that event announces acceptance.
+      await this.move(row, { to: "queued", type: "attempt_retryable", data: { attempt: n, detail: outcome.detail }, patch: { ...RELEASE, nextAttemptAt: next } });
     } else {
       const next = this.dueAt(row, networkNow, backoffMs(RETRY, n, this.random));
       await this.finishAttempt(row, n, "unknown", outcome.detail, next);

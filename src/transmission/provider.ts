@@ -43,6 +43,8 @@ export type SubmitOutcome =
   | { outcome: "accepted"; code: string }
   /** The provider's own verdict on the document, at submission. */
   | { outcome: "refused"; reasons: string[] }
+  /** The provider answered that it took nothing (busy, throttled, down for maintenance): try again later. */
+  | { outcome: "retry"; detail: string }
   /** No answer came back: the document may or may not be on the network. */
   | { outcome: "unknown"; detail: string };
 

@@ -278,7 +278,7 @@ const Attempt = Type.Object(
     providerRef: Type.String({ description: "our reference, written before the provider was called and the same for every retry" }),
     startedAt: Type.String({ format: "date-time" }),
     finishedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-    outcome: Type.Union([Type.String({ description: "accepted, refused, unknown (no answer), found (the provider already held it), not_found, or the lookup's answer" }), Type.Null()]),
+    outcome: Type.Union([Type.String({ description: "accepted, refused, retry (busy: nothing taken), unknown (no answer), found (the provider already held it), not_found, or the lookup's answer" }), Type.Null()]),
     detail: Type.Union([Type.String(), Type.Null()]),
     nextAttemptAt: Type.Union([Type.String({ format: "date-time", description: "when the retry it scheduled was due" }), Type.Null()]),
   },

@@ -59,8 +59,9 @@ export function sandboxProvider(storage: Storage, clock: Clock): Provider {
     },
     async submit({ ref, transmission, envelope }) {
       const scenario = scenarioFor(normalised(envelope.recipient).id);
-      // The first attempt carries attempt count 1: it never arrives, so nothing is recorded.
+      // The first attempt carries attempt count 1; lost or turned away, it leaves nothing recorded.
       if (scenario.submit === "lose_first" && transmission.attemptCount <= 1) return { outcome: "unknown", detail: "sandbox: no answer within the timeout (lost before arrival)" };
+      if (scenario.submit === "busy_first" && transmission.attemptCount <= 1) return { outcome: "retry", detail: "sandbox: busy (503), nothing taken; try again later" };
       const now = await sandboxNow(storage, clock, transmission.orgId);
       const state: ReceivedState = { orgId: transmission.orgId, scenario: scenario.name, pa: isPublicAdministration(envelope.network, envelope.recipient), submissions: 1 };
       const row: SandboxReceivedRow = {

@@ -19,8 +19,8 @@ export interface Scenario {
   /** The normalised recipient id ends with it; the first match wins, `delivers` when none does. */
   suffix: string | null;
   lookup: LookupAnswer;
-  /** accept; refuse at submission; silent: takes it and the answer times out; crash: takes it and the connection dies; lose_first: the first attempt never arrives. */
-  submit: "accept" | "refuse" | "silent" | "crash" | "lose_first";
+  /** accept; refuse at submission; silent: takes it and the answer times out; crash: takes it and the connection dies; lose_first: the first attempt never arrives; busy_first: the first attempt is answered "busy, later". */
+  submit: "accept" | "refuse" | "silent" | "crash" | "lose_first" | "busy_first";
   plan: Plan;
   meaning: string;
 }
@@ -36,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: "silent", suffix: "silent", lookup: "reachable", submit: "silent", plan: "none", meaning: "takes the document, the answer times out, and no receipt ever follows" },
   { name: "crash", suffix: "crash", lookup: "reachable", submit: "crash", plan: "deliver", meaning: "records the document, then the connection dies before the answer; delivers" },
   { name: "lost", suffix: "lost", lookup: "reachable", submit: "lose_first", plan: "deliver", meaning: "the first attempt is lost before it arrives (no answer); the next one delivers" },
+  { name: "busy", suffix: "busy", lookup: "reachable", submit: "busy_first", plan: "deliver", meaning: "the first attempt is answered busy (nothing taken); the next one delivers" },
   { name: "delivers", suffix: null, lookup: "reachable", submit: "accept", plan: "deliver", meaning: "any other recipient: accepted, receipt and confirmation at once" },
 ];
 
@@ -157,7 +158,7 @@ export function sandboxMarkdown(): string {
   const lines = ["| recipient id ends with | scenario | lookup | submission |", "|---|---|---|---|"];
   for (const s of SCENARIOS) lines.push(`| ${s.suffix === null ? "anything else" : `\`${s.suffix}\``} | ${s.meaning} | \`${s.lookup}\` | ${s.submit.replace("_", " ")} |`);
   const plans: [string, Plan][] = [
-    ["delivers, lookuptimeout, crash, lost", "deliver"],
+    ["delivers, lookuptimeout, crash, lost, busy", "deliver"],
     ["slow", "deliver_late"],
     ["rejects", "refuse"],
     ["negative", "negative"],
