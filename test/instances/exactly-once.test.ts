@@ -26,7 +26,7 @@ import { rng } from "../support/rng";
 
 const TRANSMISSIONS = 1000;
 const KILLS = 6;
-/** Recipients whose scenarios end without the clock (deliver, crash after send, lost before arrival, refused, KSeF UPO, SDI RC) and one that needs it (MLS RE 10 min after the receipt). */
+/** Recipients whose scenarios end without the clock (deliver, crash after send, lost before arrival, refused, KSeF UPO, SDI RC, busy at first) and one that needs it (MLS RE 10 min after the receipt). */
 const MIX: { network: Network; id: string }[] = [
   { network: "peppol", id: "acme" },
   { network: "peppol", id: "acme-crash" },
@@ -35,6 +35,7 @@ const MIX: { network: Network; id: string }[] = [
   { network: "ksef", id: "pl-acme" },
   { network: "sdi", id: "it-acme" },
   { network: "peppol", id: "acme-negative" },
+  { network: "peppol", id: "acme-busy" },
 ];
 
 let instances: Instance[] = [];
