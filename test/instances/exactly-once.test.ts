@@ -44,6 +44,8 @@ const everStarted: Instance[] = [];
 let storage: Storage | undefined;
 afterAll(async () => {
   await stopInstances(instances.filter((i) => i.process.exitCode === null && !i.process.killed));
+  // Whatever is still running after a failed run (a restart that outlived its slot) must not outlive the test.
+  for (const instance of everStarted) if (instance.process.exitCode === null) instance.process.kill(9);
   await storage?.close();
 });
 
