@@ -325,3 +325,7 @@ table(targets);
 // 6. Several instances on one PostgreSQL beside SQLite (its own process: it starts a throwaway cluster).
 const instances = Bun.spawnSync([process.execPath, join(import.meta.dir, "instances.ts"), exe], { stdout: "inherit", stderr: "inherit" });
 if (instances.exitCode !== 0) console.log(`\nseveral-instances figures failed (exit ${instances.exitCode})`);
+
+// 7. Sends accepted and delivered through the sandbox network (its own process, like 6).
+const transmission = Bun.spawnSync([process.execPath, join(import.meta.dir, "transmission.ts"), exe], { stdout: "inherit", stderr: "inherit" });
+if (transmission.exitCode !== 0) console.log(`\ntransmission figures failed (exit ${transmission.exitCode})`);

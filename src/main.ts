@@ -48,6 +48,9 @@ const HELP = `einvoice: EN 16931 e-invoicing API
   dashboard add-user --org ORG --email EMAIL [--password-file FILE]
                                         a dashboard user (the password is asked for when omitted)
   dashboard link --org ORG [--url BASE] a one-time sign-in link, valid 15 minutes (docs/dashboard.md)
+  sandbox advance --org ORG --by DURATION  move the organization's sandbox network clock forward
+                                        (90m, 2h, 15d, 1d12h): delays, deadlines, grace and retries
+  sandbox clock --org ORG               how far ahead it runs (docs/transmission.md "Sandbox")
 
 ORG is an organization id or its unique name. The account, template, webhook, ruleset and db commands take
 --db PATH|URL: a SQLite file, or a postgres:// URL (else DATABASE_URL, DATABASE_PATH).`;
@@ -83,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
       events: { type: "string" },
       email: { type: "string" },
       "password-file": { type: "string" },
+      by: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -136,6 +140,11 @@ async function main(argv: string[]): Promise<number> {
     case "dashboard": {
       const { dashboardCommand } = await import("./cli/dashboard");
       await dashboardCommand(sub, flags);
+      return 0;
+    }
+    case "sandbox": {
+      const { sandboxCommand } = await import("./cli/sandbox");
+      await sandboxCommand(sub, flags);
       return 0;
     }
     case "db": {

@@ -15,6 +15,7 @@ import { startWebhookLoop } from "../webhooks/dispatcher";
 import { startTransmissionUpkeep } from "../transmission/upkeep";
 import { bundledEntries } from "../assets/bundled-entries";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /** Where a first start without a terminal leaves the two keys, beside the database. */
@@ -82,6 +83,16 @@ async function nightlyDriftCheck(storage: Storage, mirror: string | null): Promi
   });
 }
 
+/** TRANSMISSION=sandbox: this instance's delivery worker, leased under a name of its own among the instances on the database. */
+async function sandboxDelivery(storage: Storage) {
+  const { sandboxWorker } = await import("../transmission/sandbox/provider");
+  const owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const worker = sandboxWorker(storage, systemClock, owner, (line) => console.error(line));
+  worker.start();
+  console.log(`delivery worker ${owner} on (sandbox network)`);
+  return worker;
+}
+
 /**
  * What the start line says of the rule engine, from one pass over the bundle index. The default
  * names SaxonJS only while some rule file has no native plan. VALIDATION_ENGINE=saxonjs runs every
@@ -128,12 +139,14 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
   const webhooks = startWebhookLoop(storage, systemClock, settings.transmission, deps.metrics);
   const upkeep = startTransmissionUpkeep(storage, systemClock, settings.transmission, deps.workers, `instance-${crypto.randomUUID()}`);
+  const delivery = settings.transmission.provider === "sandbox" ? await sandboxDelivery(storage) : null;
   const stop = () => {
     stopDrift();
     metricsApart?.stop();
     app.stop();
     deps.close();
-    void Promise.all([webhooks?.stop(), upkeep?.stop()])
+    // The passes in flight finish their moves (and so release their leases) before the database closes.
+    void Promise.all([webhooks?.stop(), upkeep?.stop(), delivery?.stop()])
       .then(() => storage.close())
       .finally(() => process.exit(0));
   };

@@ -468,6 +468,70 @@ export interface DashboardRepository {
   purgeExpired(now: string): Promise<void>;
 }
 
+/** One delivery attempt: a submission (or the reconciliation of an unanswered one) to a provider. */
+export interface AttemptRow {
+  transmissionId: string;
+  /** 1, 2, … per transmission: the transmission's attemptCount when it started. */
+  n: number;
+  provider: string;
+  providerRef: string;
+  startedAt: string;
+  finishedAt: string | null;
+  /** null while in flight (or when the instance died during it). */
+  outcome: string | null;
+  detail: string | null;
+  /** When the next attempt was scheduled, if one was. */
+  nextAttemptAt: string | null;
+}
+
+/** A legal proof captured from the network, kept with the SHA-256 of its bytes. */
+export interface ReceiptRow {
+  transmissionId: string;
+  /** transport, message_level, official_receipt, lifecycle … */
+  kind: string;
+  networkCode: string;
+  at: string;
+  sha256: string;
+  proof: string;
+}
+
+export interface DeliveryRecords {
+  /** Records an attempt as it starts; false when attempt `n` of the transmission exists already. */
+  startAttempt(row: AttemptRow): Promise<boolean>;
+  finishAttempt(transmissionId: string, n: number, end: Pick<AttemptRow, "finishedAt" | "outcome" | "detail" | "nextAttemptAt">): Promise<void>;
+  attempts(transmissionId: string): Promise<AttemptRow[]>;
+  /** Keeps a receipt unless one with the same bytes is kept already (a status read twice); true when added. */
+  addReceipt(row: ReceiptRow): Promise<boolean>;
+  receipts(transmissionId: string): Promise<ReceiptRow[]>;
+}
+
+/** What the sandbox network received, keyed by our reference (src/transmission/sandbox/). */
+export interface SandboxReceivedRow {
+  providerRef: string;
+  network: string;
+  transmissionId: string;
+  documentSha256: string;
+  /** On the organization's sandbox clock. */
+  receivedAt: string;
+  /** The scenario and how many submissions arrived with this reference (JSON). */
+  state: string;
+}
+
+export interface SandboxRecords {
+  /** Milliseconds the organization's sandbox clock runs ahead of the system clock (0 when never moved). */
+  offset(orgId: string): Promise<number>;
+  /**
+   * Moves the organization's clock forward and, in the same transaction, brings every scheduled
+   * attempt of its transmissions as much closer, so what is due on the moved clock is due now.
+   */
+  advance(orgId: string, byMs: number): Promise<number>;
+  /** Records a submission; when the reference is known already, `again` rewrites its state and nothing is inserted. Returns the row as it stands. */
+  receive(row: SandboxReceivedRow, again: (existing: SandboxReceivedRow) => string): Promise<SandboxReceivedRow>;
+  received(providerRef: string): Promise<SandboxReceivedRow | undefined>;
+  /** Every row (tests count deliveries). */
+  all(): Promise<SandboxReceivedRow[]>;
+}
+
 /** What `einvoice db check` reports. */
 export interface StorageCheck {
   dialect: Dialect;
@@ -490,6 +554,8 @@ export interface Storage {
   readonly inboxProviders: InboxProviderRepository;
   readonly webhooks: WebhookRepository;
   readonly dashboard: DashboardRepository;
+  readonly delivery: DeliveryRecords;
+  readonly sandbox: SandboxRecords;
   /**
    * Runs `work` while holding the named lock that every instance on this database shares. With
    * `wait` the call queues for the lock (start-up bootstrap); without it, an instance that finds

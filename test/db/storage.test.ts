@@ -599,6 +599,61 @@ for (const adapter of storages) {
       });
     });
 
+    describe("delivery records and the sandbox network", () => {
+      const stored = async (overrides: Partial<TransmissionRow> = {}) => {
+        const org = await newOrg();
+        const row = transmissionRow(org.id, overrides);
+        await storage.transmissions.create(row, firstEvent(row));
+        return row;
+      };
+
+      test("attempts: started once per number, finished with outcome and next retry, read in order", async () => {
+        const row = await stored();
+        const attempt = { transmissionId: row.id, n: 1, provider: "sandbox", providerRef: "ref-1", startedAt: "2026-03-01T10:00:00.000Z", finishedAt: null, outcome: null, detail: null, nextAttemptAt: null };
+        expect(await storage.delivery.startAttempt(attempt)).toBe(true);
+        expect(await storage.delivery.startAttempt({ ...attempt, startedAt: "2026-03-01T10:00:09.000Z" })).toBe(false);
+        await storage.delivery.startAttempt({ ...attempt, n: 2, startedAt: "2026-03-01T10:01:00.000Z" });
+        await storage.delivery.finishAttempt(row.id, 1, { finishedAt: "2026-03-01T10:00:01.000Z", outcome: "unknown", detail: "timeout", nextAttemptAt: "2026-03-01T10:01:00.000Z" });
+        expect(await storage.delivery.attempts(row.id)).toEqual([
+          { ...attempt, finishedAt: "2026-03-01T10:00:01.000Z", outcome: "unknown", detail: "timeout", nextAttemptAt: "2026-03-01T10:01:00.000Z" },
+          { ...attempt, n: 2, startedAt: "2026-03-01T10:01:00.000Z" },
+        ]);
+      });
+
+      test("receipts: kept once per proof, even when the same answer is read concurrently", async () => {
+        const row = await stored();
+        const receipt = { transmissionId: row.id, kind: "transport", networkCode: "AS4_RECEIPT", at: "2026-03-01T10:00:02.000Z", sha256: "a".repeat(64), proof: "<Receipt/>" };
+        const added = await Promise.all(Array.from({ length: 5 }, () => storage.delivery.addReceipt(receipt)));
+        expect(added.filter(Boolean)).toHaveLength(1);
+        await storage.delivery.addReceipt({ ...receipt, networkCode: "MLS_AP", kind: "message_level", sha256: "b".repeat(64), proof: "<MLS/>" });
+        expect((await storage.delivery.receipts(row.id)).map((r) => r.networkCode)).toEqual(["AS4_RECEIPT", "MLS_AP"]);
+        expect((await storage.delivery.receipts(row.id))[0]).toEqual(receipt);
+      });
+
+      test("the sandbox clock: 0 until moved, only its organization's, and scheduled attempts come that much closer", async () => {
+        const row = await stored({ nextAttemptAt: "2026-03-01T12:00:00.000Z" });
+        const other = await stored({ nextAttemptAt: "2026-03-01T12:00:00.000Z" });
+        expect(await storage.sandbox.offset(row.orgId)).toBe(0);
+        expect(await storage.sandbox.advance(row.orgId, 90 * 60_000)).toBe(90 * 60_000);
+        expect(await storage.sandbox.advance(row.orgId, 30 * 60_000)).toBe(2 * 3_600_000);
+        expect(await storage.sandbox.offset(row.orgId)).toBe(2 * 3_600_000);
+        expect(await storage.sandbox.offset(other.orgId)).toBe(0);
+        expect((await storage.transmissions.byId(row.orgId, row.id))!.nextAttemptAt).toBe("2026-03-01T10:00:00.000Z");
+        expect((await storage.transmissions.byId(other.orgId, other.id))!.nextAttemptAt).toBe("2026-03-01T12:00:00.000Z");
+      });
+
+      test("received: one row per reference; a second arrival rewrites the state and inserts nothing, even concurrently", async () => {
+        const row = await stored();
+        const ref = `ref-${unique()}`;
+        const received = { providerRef: ref, network: "peppol", transmissionId: row.id, documentSha256: row.documentSha256, receivedAt: "2026-03-01T10:00:00.000Z", state: JSON.stringify({ submissions: 1 }) };
+        const again = (existing: { state: string }) => JSON.stringify({ submissions: JSON.parse(existing.state).submissions + 1 });
+        await Promise.all(Array.from({ length: 4 }, () => storage.sandbox.receive(received, again)));
+        expect(await storage.sandbox.received(ref)).toEqual({ ...received, state: JSON.stringify({ submissions: 4 }) });
+        expect((await storage.sandbox.all()).filter((r) => r.providerRef === ref)).toHaveLength(1);
+        expect(await storage.sandbox.received("nobody")).toBeUndefined();
+      });
+    });
+
     describe("exclusively", () => {
       test("with wait, holders queue and never overlap", async () => {
         const name = `lock:${unique()}`;

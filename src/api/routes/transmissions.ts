@@ -358,4 +358,74 @@ export const transmissionDocumentRoute = defineRoute({
   },
 });
 
-export const TRANSMISSION_ROUTES = [inboxRoute, sendRoute, createTransmissionRoute, listTransmissionsRoute, getTransmissionRoute, transmissionEventsRoute, transmissionDocumentRoute];
+const Attempt = Type.Object(
+  {
+    n: Type.Integer({ minimum: 1, description: "the attempt's number; each later one is a retry" }),
+    provider: Type.String(),
+    providerRef: Type.String({ description: "our reference, written before the provider was called and the same for every retry" }),
+    startedAt: Type.String({ format: "date-time" }),
+    finishedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+    outcome: Type.Union([Type.String({ description: "accepted, refused, retry (busy: nothing taken), unknown (no answer), found (the provider already held it), not_found, or the lookup's answer" }), Type.Null()]),
+    detail: Type.Union([Type.String(), Type.Null()]),
+    nextAttemptAt: Type.Union([Type.String({ format: "date-time", description: "when the retry it scheduled was due" }), Type.Null()]),
+  },
+  { title: "TransmissionAttempt" },
+);
+
+export const transmissionAttemptsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/transmissions/:id/attempts",
+  auth: "key",
+  doc: {
+    summary: "Every delivery attempt: provider, outcome and retry history (preview)",
+    tags,
+    params,
+    errors: ["TRANSMISSION_DISABLED", "NOT_FOUND"],
+    response: { data: Type.Object({ items: Type.Array(Attempt) }) },
+  },
+  async handle(ctx) {
+    const row = await owned(ctx);
+    return { items: (await ctx.deps.storage.delivery.attempts(row.id)).map(({ transmissionId: _, ...attempt }) => attempt) };
+  },
+});
+
+const Receipt = Type.Object(
+  {
+    kind: Type.String({ description: "acceptance, transport, message_level, official_receipt, delivery_receipt, outcome, lapse, discard, refusal, lifecycle" }),
+    networkCode: Type.String({ description: "the network's own name for the answer (docs/transmission.md, Network answers)" }),
+    at: Type.String({ format: "date-time", description: "when the network gave it" }),
+    sha256: Type.String({ description: "SHA-256 of the proof's bytes" }),
+    proof: Type.String({ description: "the proof exactly as received" }),
+  },
+  { title: "TransmissionReceipt" },
+);
+
+export const transmissionReceiptsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/transmissions/:id/receipts",
+  auth: "key",
+  doc: {
+    summary: "Proofs captured from the network, each with its SHA-256 (preview)",
+    description: "Kept after the document itself is purged under retention.",
+    tags,
+    params,
+    errors: ["TRANSMISSION_DISABLED", "NOT_FOUND"],
+    response: { data: Type.Object({ items: Type.Array(Receipt) }) },
+  },
+  async handle(ctx) {
+    const row = await owned(ctx);
+    return { items: (await ctx.deps.storage.delivery.receipts(row.id)).map(({ transmissionId: _, ...receipt }) => receipt) };
+  },
+});
+
+export const TRANSMISSION_ROUTES = [
+  inboxRoute,
+  sendRoute,
+  createTransmissionRoute,
+  listTransmissionsRoute,
+  getTransmissionRoute,
+  transmissionEventsRoute,
+  transmissionDocumentRoute,
+  transmissionAttemptsRoute,
+  transmissionReceiptsRoute,
+];

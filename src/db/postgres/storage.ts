@@ -9,6 +9,7 @@ import { driftRepository, templateRepository } from "./records";
 import { inboxProviderRepository, participantRepository, transmissionRepository } from "./transmissions";
 import { webhookRepository } from "./webhooks";
 import { dashboardRepository } from "./dashboard";
+import { deliveryRecords, sandboxRecords } from "./delivery";
 import { holdingLock } from "./locks";
 import { applyMigrations, migrationState } from "./migrate";
 import { guarded, unavailableAsError } from "./unavailable";
@@ -52,6 +53,8 @@ export async function openPostgresStorage(url: string, options: Options = {}): P
     inboxProviders: guarded(inboxProviderRepository(db)),
     webhooks: guarded(webhookRepository(db)),
     dashboard: guarded(dashboardRepository(db)),
+    delivery: guarded(deliveryRecords(db)),
+    sandbox: guarded(sandboxRecords(db)),
     exclusively: (name, wait, work) => unavailableAsError(() => holdingLock(sql, name, wait, () => work())),
     check: () =>
       unavailableAsError(async () => ({ dialect: "postgres" as const, location: redactedLocation(url), migrations: await migrationState(sql) })),

@@ -6,6 +6,7 @@ import { sqliteDrift, sqliteTemplates } from "./records";
 import { sqliteInboxProviders, sqliteParticipants, sqliteTransmissions } from "./transmissions";
 import { sqliteWebhooks } from "./webhooks";
 import { sqliteDashboard } from "./dashboard";
+import { sqliteDelivery, sqliteSandbox } from "./delivery";
 import { memoryCounters, memoryThrottles } from "../memory-limits";
 import { embeddedMigrations } from "./migrations";
 import type { Database } from "bun:sqlite";
@@ -33,6 +34,8 @@ export function openSqliteStorage(path: string, options: { migrate: boolean } = 
     inboxProviders: sqliteInboxProviders(db),
     webhooks: sqliteWebhooks(db),
     dashboard: sqliteDashboard(db),
+    delivery: sqliteDelivery(db),
+    sandbox: sqliteSandbox(db),
     async exclusively(name, wait, work) {
       const previous = held.get(name);
       if (previous && !wait) return { ran: false };
