@@ -1,25 +1,31 @@
-// POST /v1/transmissions and the reads, through HTTP: every refusal of what cannot travel (nothing
-// written, nothing billed), Idempotency-Key replays and races, duplicates, the organization's
-// boundary, the verified event chain and the stored document.
+// POST /v1/transmissions and the reads, through HTTP, on SQLite and on PostgreSQL: every refusal of
+// what cannot travel (nothing written, nothing billed), Idempotency-Key replays and races,
+// duplicates, the organization's boundary, the verified event chain and the stored document.
 
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { envelope, startHarness, startValidatingHarness } from "../support/harness";
 import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { registerParticipant } from "../../src/transmission/participants";
-import { quotaStatus } from "../../src/accounts/quota";
+import { quotaStatus, spendUnit } from "../../src/accounts/quota";
+import { PLANS } from "../../src/accounts/plans";
 import { CORPUS_DIR, corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
+import { postgresMissing } from "../support/postgres";
+import { startPostgresApi, type Api } from "../transmission/delivery-support";
 
 const SANDBOX = { provider: "sandbox" as const, networks: ["peppol", "sdi", "ppf_pdp", "ksef", "choruspro"], retentionDays: 90 };
 const SELLER = { scheme: "0088", id: "4000001000005" };
 const BUYER = { scheme: "0088", id: "4000001000012" };
 const FATTURAPA = "fatturapa-testsdi/tests/samples/invoices/from0000001to0000002.xml";
 
-const noCorpus = cannotRun("POST /v1/transmissions on generated and corpus documents", corpusMissing);
+const SETUPS: { name: string; missing: string | null; start(): Api }[] = [
+  { name: "SQLite", missing: corpusMissing, start: () => startValidatingHarness({ config: { transmission: SANDBOX } }) },
+  { name: "PostgreSQL", missing: corpusMissing ?? postgresMissing(), start: startPostgresApi },
+];
 
-describe.skipIf(noCorpus)("POST /v1/transmissions", () => {
-  const h = startValidatingHarness({ config: { transmission: SANDBOX } });
+for (const setup of SETUPS) describe.skipIf(cannotRun(`POST /v1/transmissions on ${setup.name}`, setup.missing))(`POST /v1/transmissions on ${setup.name}`, () => {
+  const h = setup.start();
   let key = "";
   let otherKey = "";
   let peppolXml = "";
@@ -199,28 +205,34 @@ describe.skipIf(noCorpus)("POST /v1/transmissions", () => {
   });
 
   test("a live key whose window is used up queues nothing (429 QUOTA_EXCEEDED: a delivery bills one unit)", async () => {
-    h.storage.sqlite.run("UPDATE quota_windows SET used = quota_limit WHERE org_id = ? AND mode = 'live'", [orgId]);
-    const before = await count();
-    const res = await post(request({ xml: peppolXml.replace("INV-2025-001", "INV-QUOTA-1") }));
+    const org = await h.org("spent", "free");
+    const spentKey = await h.key(org, "live");
+    await registerParticipant(h.storage, h.clock.read, org, { ...SELLER, country: "DE", confirmed: true });
+    for (let i = 0; i < PLANS.free.monthlyQuota; i++) await spendUnit(h.storage, h.clock.now, org, true);
+    const res = await post(request({ xml: peppolXml.replace("INV-2025-001", "INV-QUOTA-1") }), {}, spentKey);
     expect((await refused(res)).code).toBe("QUOTA_EXCEEDED");
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await count()).toBe(before);
-    h.storage.sqlite.run("UPDATE quota_windows SET used = 0 WHERE org_id = ? AND mode = 'live'", [orgId]);
+    expect(await h.storage.transmissions.list(org.id, {}, 100, null)).toEqual([]);
   });
+
+  /** The same statement in each dialect's placeholders. */
+  const sql = (statement: string, params: unknown[]) => h.sql(h.storage.dialect === "postgres" ? statement.replace(/\?/g, (_, i) => `$${statement.slice(0, i).split("?").length}`) : statement, params);
 
   test("an edited event and a cut chain both read as chainOk false", async () => {
     const { id } = (await envelope(await h.get("/v1/transmissions?limit=1", key))).data.items[0];
-    h.storage.sqlite.run("UPDATE transmission_events SET data = ? WHERE transmission_id = ?", ['{"network":"sdi"}', id]);
+    await sql("UPDATE transmission_events SET data = ? WHERE transmission_id = ?", ['{"network":"sdi"}', id]);
     expect((await envelope(await h.get(`/v1/transmissions/${id}/events`, key))).data).toMatchObject({ chainOk: false, brokenAt: 1 });
     const { id: other } = (await envelope(await h.get("/v1/transmissions?limit=2", key))).data.items[1];
     // The head moved on (an event was appended and then removed): the chain is shorter than the head says.
-    h.storage.sqlite.run("UPDATE transmissions SET head_hash = ?, head_seq = 2 WHERE id = ?", ["f".repeat(64), other]);
+    await sql("UPDATE transmissions SET head_hash = ?, head_seq = 2 WHERE id = ?", ["f".repeat(64), other]);
     expect((await envelope(await h.get(`/v1/transmissions/${other}/events`, key))).data).toMatchObject({ chainOk: false });
   });
 
-  test("a purged document is 410; its hash is still named", async () => {
+  test("a document purged under retention is 410; its hash is still named", async () => {
     const { id } = (await envelope(await h.get("/v1/transmissions?limit=1", key))).data.items[0];
-    h.storage.sqlite.run("UPDATE transmissions SET document = NULL WHERE id = ?", [id]);
+    const settled = await h.storage.transmissions.change(id, { from: "queued", to: "delivered", patch: { nextAttemptAt: null }, at: "2026-11-22T12:00:00.000Z" });
+    expect(settled?.status).toBe("delivered");
+    expect(await h.storage.transmissions.purgeDocuments("2026-12-01T00:00:00.000Z", ["delivered"])).toBeGreaterThanOrEqual(1);
     const gone = await h.get(`/v1/transmissions/${id}/document`, key);
     expect(gone.status).toBe(410);
     expect((await envelope(gone)).error.message).toMatch(/[0-9a-f]{64}/);

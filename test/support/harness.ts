@@ -25,6 +25,8 @@ export interface Harness {
   key(org: Organization, mode: "live" | "test"): Promise<string>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: BodyInit | null, headers?: Record<string, string>): Promise<Response>;
+  /** Runs one SQLite statement as written, for a test that must change a row by hand. */
+  sql(statement: string, params: unknown[]): Promise<void>;
   close(): void;
 }
 
@@ -44,6 +46,7 @@ export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>;
     key: async (org, mode) => (await createKey(storage, clock.read, org, mode)).key,
     get: (path, key, headers = {}) => fetch(base + path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
     post: (path, body, headers = {}) => fetch(base + path, { method: "POST", body, headers }),
+    sql: async (statement, params) => void storage.sqlite.run(statement, params as never[]),
     close: () => {
       app.stop(true);
       void storage.close();
