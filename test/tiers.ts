@@ -16,6 +16,7 @@ export const TIERS = {
     "test/model",
     "test/support",
     "test/transmission/event-chain.test.ts",
+    "test/transmission/reached.test.ts",
     "test/transmission/sandbox.test.ts",
     "test/transmission/standard-webhooks.test.ts",
     "test/transmission/states.test.ts",

@@ -1,6 +1,7 @@
 import { openStorage } from "../db/open";
 import { isPostgresUrl, redactedLocation } from "../db/location";
 import { createDeps } from "../api/deps";
+import type { Metrics } from "../api/metrics";
 import { createApp } from "../api/app";
 import { systemClock } from "../clock";
 import { DEFAULT_DATABASE_PATH, serverSettings, UsageError, type RuleEngineChoice } from "../config";
@@ -84,10 +85,10 @@ async function nightlyDriftCheck(storage: Storage, mirror: string | null): Promi
 }
 
 /** TRANSMISSION=sandbox: this instance's delivery worker, leased under a name of its own among the instances on the database. */
-async function sandboxDelivery(storage: Storage) {
+async function sandboxDelivery(storage: Storage, metrics: Metrics) {
   const { sandboxWorker } = await import("../transmission/sandbox/provider");
   const owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
-  const worker = sandboxWorker(storage, systemClock, owner, (line) => console.error(line));
+  const worker = sandboxWorker(storage, systemClock, owner, (line) => console.error(line), (status) => metrics.countTransmission(status));
   worker.start();
   console.log(`delivery worker ${owner} on (sandbox network)`);
   return worker;
@@ -139,7 +140,7 @@ export async function serve(options: { port?: string; db?: string }, memoryNote?
   const stopDrift = settings.driftCheck ? await nightlyDriftCheck(storage, settings.driftCheck.mirror) : () => {};
   const webhooks = startWebhookLoop(storage, systemClock, settings.transmission, deps.metrics);
   const upkeep = startTransmissionUpkeep(storage, systemClock, settings.transmission, deps.workers, `instance-${crypto.randomUUID()}`);
-  const delivery = settings.transmission.provider === "sandbox" ? await sandboxDelivery(storage) : null;
+  const delivery = settings.transmission.provider === "sandbox" ? await sandboxDelivery(storage, deps.metrics) : null;
   const stop = () => {
     stopDrift();
     metricsApart?.stop();

@@ -108,6 +108,8 @@ export interface DeliveryOptions {
   batch?: number;
   random?: () => number;
   log?: (line: string) => void;
+  /** Told each status a transmission reaches (the operator metrics count them). */
+  reached?: (status: OutboundStatus) => void;
 }
 
 interface Move {
@@ -306,13 +308,13 @@ export class DeliveryWorker {
 
   /** Keeps each answer's proof, moves through the statuses the answers map to, bills a delivery, and schedules the next read. */
   private async apply(start: TransmissionRow, answers: readonly NetworkAnswer[], networkNow: Date): Promise<void> {
-    const { provider, storage } = this.options;
+    const { storage } = this.options;
     const network = start.network as Network;
     let row: TransmissionRow | undefined = start;
     for (const answer of answers) {
       const receipt = sha256(answer.proof);
       await storage.delivery.addReceipt({ transmissionId: row.id, kind: answer.kind, networkCode: answer.code, at: answer.at, sha256: receipt, proof: answer.proof });
-      const to = statusOfAnswer(provider, network, answer);
+      const to = statusOfAnswer(network, answer);
       const from = row.status as OutboundStatus;
       if (to === null || to === from || !canTransition("outbound", from, to, network)) continue;
       const terminal = isTerminal("outbound", to, network);
@@ -392,6 +394,8 @@ export class DeliveryWorker {
         return { ...event, data: canonicalJson(event.data) };
       };
     }
-    return this.options.storage.transmissions.change(row.id, change);
+    const moved = await this.options.storage.transmissions.change(row.id, change);
+    if (moved && move.to !== from) this.options.reached?.(move.to);
+    return moved;
   }
 }

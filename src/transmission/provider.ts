@@ -13,7 +13,7 @@
 
 import type { TransmissionRow } from "../db/storage";
 import type { ParticipantId } from "./identifiers";
-import { NETWORK_CODES, statusForCode, type Network, type OutboundStatus } from "./states";
+import { statusForCode, type Network, type OutboundStatus } from "./states";
 
 /** What the recipient lookup (the Peppol SMP, a network's directory) answers; spec "POST /v1/send" point 9. */
 export type LookupAnswer = "reachable" | "not_in_directory" | "not_served" | "doctype_not_published" | "lookup_failed";
@@ -68,24 +68,15 @@ export interface NetworkAnswer {
  */
 export type StatusAnswer = { found: false } | { found: true; refused?: string[]; answers: NetworkAnswer[] };
 
-/** A row of answers for a network states.ts does not map yet, brought by the provider that speaks it. */
-export type AnswerMapping = (typeof NETWORK_CODES)[number];
-
 export interface Provider {
   /** Recorded on every attempt. */
   readonly name: string;
-  /** The answers of networks NETWORK_CODES leaves out (the French platforms). */
-  readonly codes: readonly AnswerMapping[];
   lookup(network: Network, recipient: ParticipantId, documentTypeId: string | null): Promise<LookupAnswer>;
   /** May throw: the worker reads a throw as an unknown outcome. */
   submit(submission: Submission): Promise<SubmitOutcome>;
   status(ref: string): Promise<StatusAnswer>;
 }
 
-/** Our status for a network's answer: the states.ts table where it maps the network, else the provider's own rows. */
-export function statusOfAnswer(provider: Provider, network: Network, answer: Pick<NetworkAnswer, "code" | "recipient">): OutboundStatus | null {
-  if (NETWORK_CODES.some((row) => row.network === network)) return statusForCode(network, answer.code, answer.recipient);
-  const row = provider.codes.find((r) => r.network === network && r.code === answer.code && (r.recipient === undefined || r.recipient === (answer.recipient ?? "business")));
-  if (!row) throw new Error(`no mapping for ${network} answer ${answer.code} from ${provider.name}`);
-  return row.to;
-}
+/** Our status for a network's answer (states.ts NETWORK_CODES); throws on an answer the table does not know. */
+export const statusOfAnswer = (network: Network, answer: Pick<NetworkAnswer, "code" | "recipient">): OutboundStatus | null =>
+  statusForCode(network, answer.code, answer.recipient);

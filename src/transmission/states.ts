@@ -142,7 +142,8 @@ interface NetworkCode {
  * levels (AS4 receipt, MLS, business response) and receivers may send MLS only on failure, so a
  * missing MLS never means "not delivered". A PA invoice on SDI stays `cleared` after RC until the
  * PA's outcome (NE EC01/EC02) or the 15-day lapse (DT), because `delivered` is terminal and the PA
- * can still refuse. ppf_pdp and choruspro: no mapping yet (their providers bring it).
+ * can still refuse. ppf_pdp: the lifecycle statuses of the French e-invoicing reform (XP Z12-012:
+ * 200 deposited … 213 rejected); choruspro: Chorus Pro's own.
  */
 export const NETWORK_CODES: readonly NetworkCode[] = [
   { network: "peppol", code: "provider_accepted", meaning: "our access point (C2) took the submission", to: "submitted" },
@@ -166,6 +167,15 @@ export const NETWORK_CODES: readonly NetworkCode[] = [
   { network: "ksef", code: "accepted", meaning: "KSeF took the invoice into the session; processing goes on", to: "submitted" },
   { network: "ksef", code: "UPO", meaning: "urzędowe poświadczenie odbioru: official receipt, KSeF number assigned", to: "cleared" },
   { network: "ksef", code: "refused", meaning: "KSeF refused the invoice (schema, semantics or duplicate)", to: "rejected" },
+  { network: "ppf_pdp", code: "200_DEPOSEE", meaning: "déposée: the platform took the invoice", to: "submitted" },
+  { network: "ppf_pdp", code: "202_RECUE", meaning: "reçue par la plateforme: the buyer's platform received it", to: "cleared" },
+  { network: "ppf_pdp", code: "203_MISE_A_DISPOSITION", meaning: "mise à disposition: made available to the buyer", to: "delivered" },
+  { network: "ppf_pdp", code: "210_REFUSEE", meaning: "refusée: the buyer refused it", to: "rejected" },
+  { network: "ppf_pdp", code: "213_REJETEE", meaning: "rejetée: the platform rejected it on validation", to: "rejected" },
+  { network: "choruspro", code: "DEPOSEE", meaning: "deposited on Chorus Pro", to: "submitted" },
+  { network: "choruspro", code: "MISE_A_DISPOSITION", meaning: "made available to the public entity", to: "delivered" },
+  { network: "choruspro", code: "REJETEE", meaning: "rejected by Chorus Pro on validation", to: "rejected" },
+  { network: "choruspro", code: "A_RECYCLER", meaning: "returned by the public entity for correction", to: "rejected" },
 ];
 
 /** Our status for a network's answer; throws on an answer the table does not know, a provider's bug. */

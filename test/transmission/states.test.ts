@@ -174,6 +174,15 @@ describe("network answers (research §3.3)", () => {
     ["ksef", "accepted", undefined, "submitted"],
     ["ksef", "UPO", undefined, "cleared"],
     ["ksef", "refused", undefined, "rejected"],
+    ["ppf_pdp", "200_DEPOSEE", undefined, "submitted"],
+    ["ppf_pdp", "202_RECUE", undefined, "cleared"],
+    ["ppf_pdp", "203_MISE_A_DISPOSITION", undefined, "delivered"],
+    ["ppf_pdp", "210_REFUSEE", undefined, "rejected"],
+    ["ppf_pdp", "213_REJETEE", undefined, "rejected"],
+    ["choruspro", "DEPOSEE", undefined, "submitted"],
+    ["choruspro", "MISE_A_DISPOSITION", undefined, "delivered"],
+    ["choruspro", "REJETEE", undefined, "rejected"],
+    ["choruspro", "A_RECYCLER", undefined, "rejected"],
   ];
   test.each(expected)("%s %s (%s) → %s", (network, code, recipient, status) => {
     expect(statusForCode(network, code, recipient)).toBe(status);

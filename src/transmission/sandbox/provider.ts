@@ -9,7 +9,7 @@ import type { SandboxReceivedRow, Storage } from "../../db/storage";
 import type { Network } from "../states";
 import { normalised, type ParticipantId } from "../identifiers";
 import type { NetworkAnswer, Provider, StatusAnswer } from "../provider";
-import { FRENCH_CODES, REFUSAL_REASONS, SCENARIOS, scenarioFor, VOCABULARIES, type Scenario, type Step } from "./scenarios";
+import { REFUSAL_REASONS, SCENARIOS, scenarioFor, VOCABULARIES, type Scenario, type Step } from "./scenarios";
 import { sandboxNow } from "./clock";
 import { DeliveryWorker } from "../delivery";
 
@@ -53,7 +53,6 @@ export function sandboxProvider(storage: Storage, clock: Clock): Provider {
   };
   return {
     name: "sandbox",
-    codes: FRENCH_CODES,
     async lookup(_network, recipient) {
       return scenarioFor(normalised(recipient).id).lookup;
     },
@@ -99,5 +98,5 @@ export function sandboxProvider(storage: Storage, clock: Clock): Provider {
 }
 
 /** The delivery worker over the sandbox, on each organization's sandbox clock. */
-export const sandboxWorker = (storage: Storage, clock: Clock, owner: string, log?: (line: string) => void): DeliveryWorker =>
-  new DeliveryWorker({ storage, clock, provider: sandboxProvider(storage, clock), networkNow: (orgId) => sandboxNow(storage, clock, orgId), owner, log });
+export const sandboxWorker = (storage: Storage, clock: Clock, owner: string, log?: (line: string) => void, reached?: (status: string) => void): DeliveryWorker =>
+  new DeliveryWorker({ storage, clock, provider: sandboxProvider(storage, clock), networkNow: (orgId) => sandboxNow(storage, clock, orgId), owner, log, reached });

@@ -4,7 +4,7 @@
 // platforms the rows below). docs/transmission.md "Sandbox" renders the same tables.
 
 import type { Network } from "../states";
-import type { AnswerMapping, LookupAnswer } from "../provider";
+import type { LookupAnswer } from "../provider";
 
 /** How a confirmation waits in `slow`, and how long a public administration has before SDI's DT. */
 const HOUR = 3_600_000;
@@ -134,22 +134,6 @@ export const VOCABULARIES: Record<Network, Vocabulary> = {
   },
 };
 
-/**
- * The French platforms' answers, which states.ts does not map yet: the lifecycle statuses of the
- * French e-invoicing reform (XP Z12-012: 200 deposited … 213 rejected) and Chorus Pro's.
- */
-export const FRENCH_CODES: readonly AnswerMapping[] = [
-  { network: "ppf_pdp", code: "200_DEPOSEE", meaning: "déposée: the platform took the invoice", to: "submitted" },
-  { network: "ppf_pdp", code: "202_RECUE", meaning: "reçue par la plateforme: the buyer's platform received it", to: "cleared" },
-  { network: "ppf_pdp", code: "203_MISE_A_DISPOSITION", meaning: "mise à disposition: made available to the buyer", to: "delivered" },
-  { network: "ppf_pdp", code: "210_REFUSEE", meaning: "refusée: the buyer refused it", to: "rejected" },
-  { network: "ppf_pdp", code: "213_REJETEE", meaning: "rejetée: the platform rejected it on validation", to: "rejected" },
-  { network: "choruspro", code: "DEPOSEE", meaning: "deposited on Chorus Pro", to: "submitted" },
-  { network: "choruspro", code: "MISE_A_DISPOSITION", meaning: "made available to the public entity", to: "delivered" },
-  { network: "choruspro", code: "REJETEE", meaning: "rejected by Chorus Pro on validation", to: "rejected" },
-  { network: "choruspro", code: "A_RECYCLER", meaning: "returned by the public entity for correction", to: "rejected" },
-];
-
 const after = (ms: number) => (ms === 0 ? "" : ms % (24 * HOUR) === 0 ? ` +${ms / (24 * HOUR)} d` : ms % HOUR === 0 ? ` +${ms / HOUR} h` : ` +${ms / 60_000} min`);
 const steps = (list: Step[]) => (list.length ? list.map((s) => `\`${s.code}\`${after(s.afterMs)}`).join(", ") : "-");
 
@@ -172,7 +156,5 @@ export function sandboxMarkdown(): string {
       lines.push(`| ${network} | ${atSubmission ? "refused with reasons" : `\`${vocabulary.accepted}\``} | ${names} | ${atSubmission ? "-" : steps(vocabulary.plans(plan, false)) + pa} |`);
     }
   }
-  lines.push("", "| network | answer | means | status |", "|---|---|---|---|");
-  for (const row of FRENCH_CODES) lines.push(`| ${row.network} | \`${row.code}\` | ${row.meaning} | \`${row.to}\` |`);
   return `${lines.join("\n")}\n`;
 }
