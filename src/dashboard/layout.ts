@@ -47,13 +47,15 @@ const NAV = [
   ["templates", "/dashboard/templates", "PDF templates"],
   ["rulesets", "/dashboard/rulesets", "Rulesets"],
   ["transmissions", "/dashboard/transmissions", "Transmissions"],
+  ["webhooks", "/dashboard/webhooks", "Webhooks"],
 ] as const;
 
 export type PageId = (typeof NAV)[number][0];
 
 /** A signed-in page: the organization's name, the navigation, the CSRF token for the page's forms and script. */
 export function signedIn(session: Session, nav: Nav, here: PageId, title: string, content: Html): Html {
-  const links = NAV.filter(([id]) => id !== "transmissions" || nav.transmission).map(
+  // Webhooks carry transmission events: both pages exist only while transmission is on.
+  const links = NAV.filter(([id]) => (id !== "transmissions" && id !== "webhooks") || nav.transmission).map(
     ([id, href, label]) => html`<a href="${href}" class="${id === here ? "here" : ""}">${label}</a>`,
   );
   return html`<html lang="en">${head(title)}<body data-page="${here}" data-csrf="${session.row.csrfToken}"><div class="shell">

@@ -20,6 +20,7 @@ import { playgroundPage } from "./pages/playground";
 import { templatesPage } from "./pages/templates";
 import { rulesetsPage } from "./pages/rulesets";
 import { transmissionsPage } from "./pages/transmissions";
+import { webhooksPage } from "./pages/webhooks";
 import css from "./assets/dashboard.css" with { type: "text" };
 import script from "./assets/dashboard.js" with { type: "text" };
 import type { Html } from "./html";
@@ -99,6 +100,7 @@ async function signedInRoutes(deps: Deps, request: Request, path: string, sessio
     if (nav.transmission && path === "/dashboard/transmissions") return show("transmissions", "Transmissions", transmissionsPage(null));
     const one = nav.transmission ? /^\/dashboard\/transmissions\/(txn_[A-Za-z0-9_-]+)$/.exec(path) : null;
     if (one) return show("transmissions", "Transmission", transmissionsPage(one[1]));
+    if (nav.transmission && path === "/dashboard/webhooks") return show("webhooks", "Webhooks", webhooksPage());
     return refused("No such page.", 404);
   }
   const form = await readForm(request);

@@ -120,7 +120,7 @@ try {
   });
 
   await scenario("every page answers with CSP, frame-ancestors none, nosniff and a referrer policy", async () => {
-    for (const path of ["/dashboard", "/dashboard/keys", "/dashboard/playground", "/dashboard/templates", "/dashboard/rulesets", "/dashboard/transmissions", "/dashboard/sign-in"]) {
+    for (const path of ["/dashboard", "/dashboard/keys", "/dashboard/playground", "/dashboard/templates", "/dashboard/rulesets", "/dashboard/transmissions", "/dashboard/webhooks", "/dashboard/sign-in"]) {
       checkHeaders(await page.goto(base + path), path);
     }
   });
@@ -309,6 +309,22 @@ try {
     expect((await page.textContent("#transmission")).includes("chainOk: true"), "the event chain is not shown as whole");
     expect((await page.locator("#transmission tbody tr").count()) >= 1, "no events listed");
     await page.screenshot({ path: join(shots, "12-transmission.png"), fullPage: true });
+  });
+
+  await scenario("webhooks: a subscription's secret shown once, the subscription listed, then deleted", async () => {
+    await page.goto(`${base}/dashboard/webhooks`);
+    await page.fill("input[name=url]", "https://hooks.example.com/einvoice");
+    await page.click("#webhook-form button[type=submit]");
+    await page.waitForSelector("#new-webhook-secret", { timeout: 15_000 });
+    expect((await page.inputValue("#new-webhook-secret")).startsWith("whsec_"), "no whsec_ secret shown");
+    await page.waitForSelector("#webhooks table", { timeout: 15_000 });
+    expect((await page.textContent("#webhooks")).includes("https://hooks.example.com/einvoice"), "the subscription is not listed");
+    await page.screenshot({ path: join(shots, "13-webhooks.png"), fullPage: true });
+    await page.reload();
+    await page.waitForSelector("#webhooks table", { timeout: 15_000 });
+    expect((await page.locator("#new-webhook-secret").count()) === 0, "the secret is shown again after a reload");
+    await page.click("#webhooks button");
+    await page.waitForSelector("#webhooks p.muted", { timeout: 15_000 });
   });
 
   await scenario("a second organization's session sees none of the first's keys or templates", async () => {

@@ -354,6 +354,48 @@ function transmissions() {
   }
 }
 
+// ---- webhooks: what /v1/webhooks answers; the secret of a new subscription shown once ----
+
+function webhooks() {
+  const list = document.getElementById("webhooks");
+  const form = document.getElementById("webhook-form");
+  const secret = document.getElementById("webhook-secret");
+  const load = async () => {
+    const res = await api("/v1/webhooks");
+    const envelope = await res.json();
+    if (!envelope.success) return list.replaceChildren(errorView(envelope, res.status));
+    const items = envelope.data;
+    list.replaceChildren(
+      items.length
+        ? el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "Endpoint"), el("th", {}, "Events"), el("th", {}, "Status"), el("th", {}, ""))),
+            el("tbody", {}, items.map((w) => {
+              const remove = el("button", { type: "button", class: "secondary" }, "Delete");
+              remove.addEventListener("click", async () => {
+                await api(`/v1/webhooks/${encodeURIComponent(w.id)}`, { method: "DELETE" });
+                load();
+              });
+              return el("tr", {}, el("td", {}, el("code", {}, w.url)), el("td", {}, count(w.eventTypes.length, "event")), el("td", {}, badge(w.status, w.status === "active" ? "ok" : "bad")), el("td", {}, remove));
+            })))
+        : el("p", { class: "muted" }, "No subscriptions yet."),
+    );
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = JSON.stringify({ url: data.get("url"), eventTypes: data.getAll("eventTypes") });
+    const res = await api("/v1/webhooks", { method: "POST", body, headers: { "content-type": "application/json" } });
+    const envelope = await res.json();
+    if (!envelope.success) return secret.replaceChildren(errorView(envelope, res.status));
+    const input = el("input", { id: "new-webhook-secret", readonly: true, value: envelope.data.secret });
+    const copy = el("button", { type: "button", class: "secondary", "data-copy": "new-webhook-secret" }, "Copy");
+    copy.addEventListener("click", () => navigator.clipboard?.writeText(envelope.data.secret));
+    secret.replaceChildren(el("div", { class: "card" }, el("h2", {}, "Signing secret"), el("p", {}, "Shown this once: verify each delivery's webhook-signature with it (docs/webhooks.md)."), el("div", { class: "secret" }, input, copy)));
+    form.reset();
+    load();
+  });
+  load();
+}
+
 // ---- every page ----
 
 for (const button of document.querySelectorAll("[data-copy]")) {
@@ -369,7 +411,7 @@ for (const button of document.querySelectorAll("[data-copy]")) {
   });
 }
 
-const pages = { playground, templates, transmissions };
+const pages = { playground, templates, transmissions, webhooks };
 pages[document.body.dataset.page]?.();
 
 document.addEventListener("click", (event) => {
