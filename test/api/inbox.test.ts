@@ -13,12 +13,20 @@ import { acceptInbound, judgePendingInbound } from "../../src/transmission/inbou
 import { EngineUnavailable } from "../../src/engine/admission";
 import { corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
+import { postgresMissing } from "../support/postgres";
+import { SANDBOX, startPostgresApi, type Api } from "../transmission/delivery-support";
+import type { WorkerPool } from "../../src/workers/pool";
 
 const US = { scheme: "0088", id: "4000001000012" };
 const THEM = { scheme: "0088", id: "4000001000005" };
 
-describe.skipIf(cannotRun("the inbound callback on generated documents", corpusMissing))("POST /v1/inbox/:providerId", () => {
-  const h = startValidatingHarness({ config: { transmission: { provider: "sandbox", networks: ["peppol"], retentionDays: 90 } } });
+const SETUPS: { name: string; missing: string | null; start(): Api }[] = [
+  { name: "SQLite", missing: corpusMissing, start: () => startValidatingHarness({ config: { transmission: SANDBOX } }) },
+  { name: "PostgreSQL", missing: corpusMissing ?? postgresMissing(), start: startPostgresApi },
+];
+
+for (const setup of SETUPS) describe.skipIf(cannotRun(`the inbound callback on ${setup.name}`, setup.missing))(`POST /v1/inbox/:providerId on ${setup.name}`, () => {
+  const h = setup.start();
   let key = "";
   let secret = "";
   let xml = "";
@@ -77,7 +85,7 @@ describe.skipIf(cannotRun("the inbound callback on generated documents", corpusM
     const { transmission } = await acceptInbound(down, "acme-ap", { ...document(), network: "peppol" } as Parameters<typeof acceptInbound>[2]);
     expect((await read(transmission.id)).status).toBe("received");
     h.clock.advance(61_000);
-    const up = { ...steps, judge: (request: Parameters<ReturnType<typeof h.deps.workers>["receive"]>[0]) => h.deps.workers().receive(request, new AbortController().signal) };
+    const up = { ...steps, judge: (request: Parameters<WorkerPool["receive"]>[0]) => h.workers().receive(request, new AbortController().signal) };
     expect(await judgePendingInbound(up, "test")).toBeGreaterThanOrEqual(1);
     expect((await read(transmission.id)).status).toBe("available");
   });

@@ -9,7 +9,8 @@ import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { registerParticipant } from "../../src/transmission/participants";
 import { corpusMissing } from "../support/corpus";
 import { cannotRun } from "../support/requirements";
-import { MINUTE, SANDBOX, testWorker } from "../transmission/delivery-support";
+import { MINUTE, SANDBOX, startPostgresApi, testWorker, type Api } from "../transmission/delivery-support";
+import { postgresMissing } from "../support/postgres";
 
 /** The seller and buyer endpoints a France CTC invoice of the fixtures carries (BT-34, BT-49: scheme 9957, the VAT number). */
 const SELLER = { scheme: "9957", id: "FR32123456789" };
@@ -17,8 +18,13 @@ const BUYER = { scheme: "9957", id: "FR45987654321" };
 /** A buyer whose platform rejects (the sandbox's scenario by recipient id). */
 const REJECTING = { scheme: "0225", id: "987654321-REJECTS" };
 
-describe.skipIf(cannotRun("the French transmission rules on generated documents", corpusMissing))("France on POST /v1/transmissions", () => {
-  const h = startValidatingHarness({ config: { transmission: SANDBOX } });
+const SETUPS: { name: string; missing: string | null; start(): Api }[] = [
+  { name: "SQLite", missing: corpusMissing, start: () => startValidatingHarness({ config: { transmission: SANDBOX } }) },
+  { name: "PostgreSQL", missing: corpusMissing ?? postgresMissing(), start: startPostgresApi },
+];
+
+for (const setup of SETUPS) describe.skipIf(cannotRun(`the French transmission rules on ${setup.name}`, setup.missing))(`France on POST /v1/transmissions on ${setup.name}`, () => {
+  const h = setup.start();
   let key = "";
   let orgId = "";
   const generate = async (standard: string, profile: string, invoice: Record<string, unknown>) => {

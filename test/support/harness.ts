@@ -6,6 +6,7 @@ import { createOrg, type Organization } from "../../src/accounts/orgs";
 import { createKey } from "../../src/accounts/keys";
 import type { RouteDef } from "../../src/api/route";
 import { RulesetLifecycle } from "../../src/rulesets/lifecycle";
+import type { WorkerPool } from "../../src/workers/pool";
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -25,6 +26,8 @@ export interface Harness {
   key(org: Organization, mode: "live" | "test"): Promise<string>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: BodyInit | null, headers?: Record<string, string>): Promise<Response>;
+  /** The engine workers the server judges with (a test may hand them a job directly). */
+  workers(): WorkerPool;
   /** Runs one SQLite statement as written, for a test that must change a row by hand. */
   sql(statement: string, params: unknown[]): Promise<void>;
   close(): void;
@@ -47,6 +50,7 @@ export function startHarness(options: { now?: Date; config?: Partial<ApiConfig>;
     get: (path, key, headers = {}) => fetch(base + path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }),
     post: (path, body, headers = {}) => fetch(base + path, { method: "POST", body, headers }),
     sql: async (statement, params) => void storage.sqlite.run(statement, params as never[]),
+    workers: () => deps.workers(),
     close: () => {
       app.stop(true);
       void storage.close();
