@@ -8,7 +8,7 @@ import type { ValidationResult } from "../validation/result";
 import { display, normalised, routable, sameParticipant, type ParticipantId } from "./identifiers";
 import type { Inspection, InspectOrder } from "./inspect";
 import { senderRegistration } from "./participants";
-import { nextEvent } from "./event-chain";
+import { firstWrite } from "./first-write";
 import { canonicalJson, type JsonValue } from "./canonical-json";
 import { peppolEnvelope } from "./envelope";
 
@@ -59,8 +59,6 @@ export const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(te
 /** The fingerprint an Idempotency-Key replay compares: the request as parsed, in canonical JSON. */
 export const requestFingerprint = (request: object) => sha256(canonicalJson(request as JsonValue));
 
-/** A transmission id: `txn_` and 26 characters of a random UUID's hex, unguessable and URL-safe. */
-const newTransmissionId = () => `txn_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
 
 /** Idempotency-Key: printable ASCII, 1 to 255 characters; checked before anything else is spent. */
 export function checkIdempotencyKey(key: string | null): string | null {
@@ -181,17 +179,13 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
   }
 
   const at = steps.now();
-  const id = newTransmissionId();
   const verdict = verdictSubset(inspection.verdict);
-  const first = nextEvent(null, id, { type: "transmission.queued", status: "queued", at, data: { network: request.network } });
   const sender = normalised(request.sender);
-  const row: TransmissionRow = {
-    id,
+  const { row, event } = firstWrite({ type: "transmission.queued", status: "queued", at, data: { network: request.network } }, {
     orgId: caller.orgId,
     livemode: caller.livemode,
     direction: "outbound",
     network: request.network,
-    status: "queued",
     senderScheme: sender.scheme,
     senderId: sender.id,
     counterpartyScheme: recipient.scheme,
@@ -204,25 +198,14 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
     documentTypeId: request.documentTypeId ?? envelope?.documentTypeId ?? null,
     invoiceNumber: inspection.invoiceNumber ?? null,
     deadlineAt: request.deadlineAt ?? null,
-    atRisk: false,
     verdict: JSON.stringify(verdict),
     idempotencyKey: idempotency?.key ?? null,
     requestSha256: idempotency?.requestSha256 ?? null,
-    headHash: first.hash,
-    headSeq: first.seq,
     // Due at once: the delivery worker picks it up on its next pass.
-    nextAttemptAt: first.at,
-    leaseOwner: null,
-    leaseUntil: null,
-    attemptCount: 0,
+    nextAttemptAt: at.toISOString(),
     providerRef: null,
-    recipientState: null,
-    escalation: null,
-    billedAt: null,
-    createdAt: first.at,
-    updatedAt: first.at,
-  };
-  const created = await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+  });
+  const created = await storage.transmissions.create(row, event);
   if (!created.created) return (await replayed(storage, caller, idempotency!))!;
   return { transmission: row, deduplicated: false };
 }

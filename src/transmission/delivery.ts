@@ -10,11 +10,12 @@
 // "Delivery" states the rules and the figures.
 
 import { runSteps } from "../stepped-loop";
+import { storedEvent } from "./first-write";
 import type { Clock } from "../clock";
 import type { Storage, TransmissionChange, TransmissionPatch, TransmissionRow, WindowOpening } from "../db/storage";
 import { windowOpening } from "../accounts/quota";
 import type { PlanKey } from "../accounts/plans";
-import { canonicalJson, type JsonValue } from "./canonical-json";
+import type { JsonValue } from "./canonical-json";
 import { nextEvent } from "./event-chain";
 import { AT_RISK_EVENT, billedOn, canTransition, eventFor, isTerminal, TRANSITIONS, type Network, type OutboundStatus } from "./states";
 import { statusOfAnswer, UNRESOLVED, type LookupAnswer, type NetworkAnswer, type Provider, type RoutingEnvelope, type SubmitOutcome } from "./provider";
@@ -389,10 +390,7 @@ export class DeliveryWorker {
     if (!move.silent) {
       const trigger = move.trigger ?? triggerOf(from, move.to);
       const type = move.type ?? (move.to !== from ? eventFor("outbound", move.to) : null) ?? trigger;
-      change.event = (head) => {
-        const event = nextEvent(head, row.id, { type, status: move.to, at, data: { trigger, ...move.data } });
-        return { ...event, data: canonicalJson(event.data) };
-      };
+      change.event = (head) => storedEvent(nextEvent(head, row.id, { type, status: move.to, at, data: { trigger, ...move.data } }));
     }
     const moved = await this.options.storage.transmissions.change(row.id, change);
     if (moved && move.to !== from) this.options.reached?.(move.to);

@@ -9,7 +9,7 @@ import { DomainError } from "../errors/domain-error";
 import { EngineUnavailable } from "../engine/admission";
 import type { ReceiveOutcome } from "../workers/protocol";
 import type { ValidateRequest } from "../validation/validate";
-import { canonicalJson } from "./canonical-json";
+import { firstWrite, storedEvent } from "./first-write";
 import { nextEvent } from "./event-chain";
 import { display, normalised, type ParticipantId } from "./identifiers";
 import { requestFingerprint, sha256, verdictSubset } from "./create";
@@ -37,7 +37,6 @@ const UNREADABLE = new Set(["XML_MALFORMED", "XML_REFUSED", "UNSUPPORTED_FORMAT"
 /** How long an engine outage waits before the document is judged again. */
 const RETRY_AFTER_OUTAGE_MS = 60_000;
 
-const newTransmissionId = () => `txn_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
 
 /** Records the document for the organization that receives for its recipient, then judges it. */
 export async function acceptInbound(steps: InboundSteps, providerId: string, document: InboundDocument): Promise<{ transmission: TransmissionRow; duplicate: boolean }> {
@@ -46,16 +45,12 @@ export async function acceptInbound(steps: InboundSteps, providerId: string, doc
   if (!receiver) throw new DomainError(422, "VALIDATION_ERROR", `no organization receives for ${display(document.recipient)} on this deployment (einvoice participants add … --confirmed)`);
   const key = `inbox:${providerId}:${document.messageId}`;
   const at = steps.now();
-  const id = newTransmissionId();
-  const first = nextEvent(null, id, { type: "received", status: "received", at, data: { provider: providerId, messageId: document.messageId } });
   const sender = normalised(document.sender);
-  const row: TransmissionRow = {
-    id,
+  const { row, event } = firstWrite({ type: "received", status: "received", at, data: { provider: providerId, messageId: document.messageId } }, {
     orgId: receiver.orgId,
     livemode: true,
     direction: "inbound",
     network: document.network,
-    status: "received",
     senderScheme: recipient.scheme,
     senderId: recipient.id,
     counterpartyScheme: sender.scheme,
@@ -68,24 +63,13 @@ export async function acceptInbound(steps: InboundSteps, providerId: string, doc
     documentTypeId: null,
     invoiceNumber: null,
     deadlineAt: null,
-    atRisk: false,
     verdict: null,
     idempotencyKey: key,
     requestSha256: requestFingerprint(document),
-    headHash: first.hash,
-    headSeq: first.seq,
-    nextAttemptAt: first.at,
-    leaseOwner: null,
-    leaseUntil: null,
-    attemptCount: 0,
+    nextAttemptAt: at.toISOString(),
     providerRef: document.messageId,
-    recipientState: null,
-    escalation: null,
-    billedAt: null,
-    createdAt: first.at,
-    updatedAt: first.at,
-  };
-  const created = await steps.storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+  });
+  const created = await steps.storage.transmissions.create(row, event);
   if (!created.created) return { transmission: created.existing, duplicate: true };
   return { transmission: (await judgeInbound(steps, row)) ?? row, duplicate: false };
 }
@@ -109,7 +93,7 @@ export async function judgeInbound(steps: InboundSteps, row: TransmissionRow): P
       from: "received",
       to: "failed",
       patch: { nextAttemptAt: null, leaseOwner: null, leaseUntil: null, ...(outcome.ok && { verdict: JSON.stringify(verdictSubset(outcome.result)) }) },
-      event: (head) => eventRow(nextEvent(head, row.id, { type: "transmission.failed", status: "failed", at: at(), data: { reason: why.slice(0, 200) } })),
+      event: (head) => storedEvent(nextEvent(head, row.id, { type: "transmission.failed", status: "failed", at: at(), data: { reason: why.slice(0, 200) } })),
       at: at().toISOString(),
     });
   }
@@ -118,7 +102,7 @@ export async function judgeInbound(steps: InboundSteps, row: TransmissionRow): P
     from: "received",
     to: "validated",
     patch: { verdict: JSON.stringify(verdict), nextAttemptAt: null, leaseOwner: null, leaseUntil: null },
-    event: (head) => eventRow(nextEvent(head, row.id, { type: "validated", status: "validated", at: at(), data: { valid: verdict.valid } })),
+    event: (head) => storedEvent(nextEvent(head, row.id, { type: "validated", status: "validated", at: at(), data: { valid: verdict.valid } })),
     at: at().toISOString(),
   });
   if (!validated) return undefined;
@@ -126,12 +110,11 @@ export async function judgeInbound(steps: InboundSteps, row: TransmissionRow): P
   return storage.transmissions.change(row.id, {
     from: "validated",
     to: "available",
-    event: (head) => eventRow(nextEvent(head, row.id, { type: "transmission.received", status: "available", at: at(), data: { valid: verdict.valid } })),
+    event: (head) => storedEvent(nextEvent(head, row.id, { type: "transmission.received", status: "available", at: at(), data: { valid: verdict.valid } })),
     at: at().toISOString(),
   });
 }
 
-const eventRow = (event: ReturnType<typeof nextEvent>) => ({ ...event, data: canonicalJson(event.data) });
 
 /** Judges what an outage left `received`, under a lease so instances share the work. */
 export async function judgePendingInbound(steps: InboundSteps, owner: string, limit = 20): Promise<number> {

@@ -6,7 +6,7 @@ import type { DriftRow, KeyRow, OrgRow, Storage, TransmissionEventRow, Transmiss
 import { cannotRun } from "../support/requirements";
 import { storages } from "../support/storages";
 import { nextEvent, verifyChain } from "../../src/transmission/event-chain";
-import { canonicalJson } from "../../src/transmission/canonical-json";
+import { storedEvent } from "../../src/transmission/first-write";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 
@@ -497,16 +497,14 @@ for (const adapter of storages) {
     });
 
     describe("transmission changes", () => {
-      const eventAfter = (id: string, type: string, status: string) => (head: { seq: number; hash: string }) => {
-        const event = nextEvent(head, id, { type, status, at: new Date("2026-03-01T10:05:00.000Z"), data: {} });
-        return { ...event, data: canonicalJson(event.data) };
-      };
+      const eventAfter = (id: string, type: string, status: string) => (head: { seq: number; hash: string }) =>
+        storedEvent(nextEvent(head, id, { type, status, at: new Date("2026-03-01T10:05:00.000Z"), data: {} }));
       const created = async (overrides: Partial<TransmissionRow> = {}) => {
         const org = await newOrg();
         const base = transmissionRow(org.id, overrides);
         const first = nextEvent(null, base.id, { type: "transmission.queued", status: "queued", at: new Date(base.createdAt), data: {} });
         const row = { ...base, headHash: first.hash, headSeq: 1 };
-        await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+        await storage.transmissions.create(row, storedEvent(first));
         return row;
       };
       const chainOf = async (row: TransmissionRow) => {

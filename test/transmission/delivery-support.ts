@@ -14,9 +14,8 @@ import { LOCALES, SCENARIOS } from "../../fixtures/invoices.ts";
 import { registerParticipant } from "../../src/transmission/participants";
 import { quotaStatus } from "../../src/accounts/quota";
 import type { Organization } from "../../src/accounts/orgs";
-import type { Storage, TransmissionRow } from "../../src/db/storage";
-import { nextEvent } from "../../src/transmission/event-chain";
-import { canonicalJson } from "../../src/transmission/canonical-json";
+import type { Storage } from "../../src/db/storage";
+import { firstWrite } from "../../src/transmission/first-write";
 import { normalised } from "../../src/transmission/identifiers";
 import type { Clock } from "../../src/clock";
 import type { WorkerPool } from "../../src/workers/pool";
@@ -149,16 +148,12 @@ const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).dig
  * when a thousand are needed at once.
  */
 export async function queueDirectly(storage: Storage, at: Date, queued: { orgId: string; livemode: boolean; network: string; recipient: ParticipantId; xml: string }): Promise<string> {
-  const id = `txn_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
-  const first = nextEvent(null, id, { type: "transmission.queued", status: "queued", at, data: { network: queued.network } });
   const to = normalised(queued.recipient);
-  const row: TransmissionRow = {
-    id,
+  const { row, event } = firstWrite({ type: "transmission.queued", status: "queued", at, data: { network: queued.network } }, {
     orgId: queued.orgId,
     livemode: queued.livemode,
     direction: "outbound",
     network: queued.network,
-    status: "queued",
     senderScheme: SELLER.scheme,
     senderId: SELLER.id,
     counterpartyScheme: to.scheme,
@@ -171,25 +166,14 @@ export async function queueDirectly(storage: Storage, at: Date, queued: { orgId:
     documentTypeId: null,
     invoiceNumber: null,
     deadlineAt: null,
-    atRisk: false,
     verdict: null,
     idempotencyKey: null,
     requestSha256: null,
-    headHash: first.hash,
-    headSeq: 1,
-    nextAttemptAt: first.at,
-    leaseOwner: null,
-    leaseUntil: null,
-    attemptCount: 0,
+    nextAttemptAt: at.toISOString(),
     providerRef: null,
-    recipientState: null,
-    escalation: null,
-    billedAt: null,
-    createdAt: first.at,
-    updatedAt: first.at,
-  };
-  await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
-  return id;
+  });
+  await storage.transmissions.create(row, event);
+  return row.id;
 }
 
 export const MINUTE = 60_000;

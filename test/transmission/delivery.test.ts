@@ -12,7 +12,7 @@ import { cannotRun } from "../support/requirements";
 import { postgresMissing } from "../support/postgres";
 import type { ParticipantId } from "../../src/transmission/identifiers";
 import { nextEvent } from "../../src/transmission/event-chain";
-import { canonicalJson } from "../../src/transmission/canonical-json";
+import { storedEvent } from "../../src/transmission/first-write";
 import { sandboxProvider } from "../../src/transmission/sandbox/provider";
 import type { Network } from "../../src/transmission/states";
 import { DAY, HOUR, MINUTE, SANDBOX, SELLER, generatedInvoice, newSender, postTransmission, queueDirectly, readBack, startPostgresApi, testWorker, type Api, type Sender } from "./delivery-support";
@@ -232,10 +232,7 @@ for (const setup of SETUPS) describe.skipIf(cannotRun(`delivery through the sand
         from: "queued",
         to: "submitting",
         patch: { providerRef: ref, attemptCount: 1 },
-        event: (head) => {
-          const event = nextEvent(head, id, { type: "attempt_started", status: "submitting", at, data: { trigger: "attempt_started", attempt: 1, ref } });
-          return { ...event, data: canonicalJson(event.data) };
-        },
+        event: (head) => storedEvent(nextEvent(head, id, { type: "attempt_started", status: "submitting", at, data: { trigger: "attempt_started", attempt: 1, ref } })),
         at: at.toISOString(),
       }))!;
       const provider = sandboxProvider(h.storage, h.clock.read);

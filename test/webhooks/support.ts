@@ -4,25 +4,18 @@
 
 import type { Storage, TransmissionRow } from "../../src/db/storage";
 import type { WebhookDestinationPolicy } from "../../src/config";
-import { nextEvent } from "../../src/transmission/event-chain";
-import { canonicalJson } from "../../src/transmission/canonical-json";
+import { firstWrite } from "../../src/transmission/first-write";
 
 /** The test receivers listen on loopback, which only the operator's allow-list opens. */
 export const LOOPBACK_ALLOWED: WebhookDestinationPolicy = { allowPrivate: false, allowedHosts: ["127.0.0.1"] };
 
-let counter = 0;
-
-/** A queued outbound transmission of the organization, with its first event and outbox row. */
+/** A queued outbound transmission of the organization, with its first event and outbox row (never due: no worker here). */
 export async function queueTransmission(storage: Storage, orgId: string, livemode: boolean, at: Date): Promise<TransmissionRow> {
-  const id = `txn_${process.pid}x${++counter}x${Math.random().toString(36).slice(2, 8)}`;
-  const first = nextEvent(null, id, { type: "transmission.queued", status: "queued", at, data: { network: "peppol" } });
-  const row: TransmissionRow = {
-    id,
+  const { row, event } = firstWrite({ type: "transmission.queued", status: "queued", at, data: { network: "peppol" } }, {
     orgId,
     livemode,
     direction: "outbound",
     network: "peppol",
-    status: "queued",
     senderScheme: "0088",
     senderId: "1234567890123",
     counterpartyScheme: "0088",
@@ -35,24 +28,13 @@ export async function queueTransmission(storage: Storage, orgId: string, livemod
     documentTypeId: null,
     invoiceNumber: null,
     deadlineAt: null,
-    atRisk: false,
     verdict: null,
     idempotencyKey: null,
     requestSha256: null,
-    headHash: first.hash,
-    headSeq: first.seq,
     nextAttemptAt: null,
-    leaseOwner: null,
-    leaseUntil: null,
-    attemptCount: 0,
     providerRef: null,
-    recipientState: null,
-    escalation: null,
-    billedAt: null,
-    createdAt: first.at,
-    updatedAt: first.at,
-  };
-  await storage.transmissions.create(row, { ...first, data: canonicalJson(first.data) });
+  });
+  await storage.transmissions.create(row, event);
   return row;
 }
 

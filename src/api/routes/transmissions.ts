@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import type { ErrorCode } from "../../errors/error-codes";
 import { defineRoute, type RequestContext } from "../route";
 import { ApiError, badRequest } from "../errors";
 import { unmetered } from "../metering";
@@ -17,6 +18,29 @@ import { verifyChain } from "../../transmission/event-chain";
 import type { TransmissionCursor, TransmissionRow } from "../../db/storage";
 
 const tags = ["transmissions (preview)"];
+
+/** What send and transmissions alike may answer instead of queueing (docs/transmission.md, "Accepting a document"). */
+const ACCEPTING_REFUSALS: ErrorCode[] = [
+  "TRANSMISSION_DISABLED",
+  "TRANSMISSION_NO_PROVIDER",
+  "INVALID_IDEMPOTENCY_KEY",
+  "IDEMPOTENCY_KEY_REUSED",
+  "RECIPIENT_NOT_ROUTABLE",
+  "SENDER_NOT_REGISTERED",
+  "SENDER_COUNTRY_MISSING",
+  "QUOTA_EXCEEDED",
+  "UNSUPPORTED_SYNTAX",
+  "INVALID_INVOICE",
+  "MISSING_CUSTOMIZATION_ID",
+  "MISSING_PROCESS_ID",
+  "DOCUMENT_PARTY_MISMATCH",
+  "FRENCH_DOMESTIC_FLOW",
+  "FRANCE_CTC_NOT_JUDGED",
+  "FRANCE_CTC_BLOCKING_FINDINGS",
+  "FRANCE_INVOICE_NUMBER_BURNED",
+  "CONTENT_ALREADY_SENT",
+  "ENGINE_UNAVAILABLE",
+];
 const params = { id: "the transmission's id, txn_…" };
 
 const Network = Type.Union(NETWORKS.map((n) => Type.Literal(n)));
@@ -123,28 +147,7 @@ export const createTransmissionRoute = defineRoute<TransmissionRequest>({
       "Judges the document again in an engine worker and refuses what cannot travel before anything is written: nothing refused is queued or billed. 202 with the queued transmission; an Idempotency-Key replay answers 200 with the first one. Billing: one unit when it is delivered (docs/transmission.md).",
     tags,
     requestHeaders: ["Idempotency-Key"],
-    errors: [
-      "TRANSMISSION_DISABLED",
-      "TRANSMISSION_NO_PROVIDER",
-      "INVALID_IDEMPOTENCY_KEY",
-      "IDEMPOTENCY_KEY_REUSED",
-      "RECIPIENT_NOT_ROUTABLE",
-      "SENDER_NOT_REGISTERED",
-      "SENDER_COUNTRY_MISSING",
-      "EMPTY_DOCUMENT",
-      "MALFORMED_DOCUMENT",
-      "UNSUPPORTED_SYNTAX",
-      "INVALID_INVOICE",
-      "MISSING_CUSTOMIZATION_ID",
-      "MISSING_PROCESS_ID",
-      "DOCUMENT_PARTY_MISMATCH",
-      "FRENCH_DOMESTIC_FLOW",
-      "FRANCE_CTC_NOT_JUDGED",
-      "FRANCE_CTC_BLOCKING_FINDINGS",
-      "FRANCE_INVOICE_NUMBER_BURNED",
-      "CONTENT_ALREADY_SENT",
-      "ENGINE_UNAVAILABLE",
-    ],
+    errors: [...ACCEPTING_REFUSALS, "EMPTY_DOCUMENT", "MALFORMED_DOCUMENT"],
     response: { data: Transmission },
   },
   async handle(ctx, { body }) {
@@ -212,30 +215,7 @@ export const sendRoute = defineRoute<SendRequest>({
       "Generates and validates exactly as generate (a failing verdict is 422 INVALID_INVOICE with the verdict, nothing queued), then queues the XML as POST /v1/transmissions does, with the same refusals. 202 with the queued transmission and its verdict; an Idempotency-Key replay answers 200 before anything is generated again. The generation costs no unit of its own: a send bills one unit when it is delivered (docs/transmission.md).",
     tags,
     requestHeaders: ["Idempotency-Key"],
-    errors: [
-      "TRANSMISSION_DISABLED",
-      "TRANSMISSION_NO_PROVIDER",
-      "INVALID_IDEMPOTENCY_KEY",
-      "IDEMPOTENCY_KEY_REUSED",
-      "INVALID_INVOICE",
-      "PROFILE_STANDARD_MISMATCH",
-      "DOCUMENT_TYPE_STANDARD_MISMATCH",
-      "INVALID_REQUEST",
-      "RECIPIENT_NOT_ROUTABLE",
-      "SENDER_NOT_REGISTERED",
-      "SENDER_COUNTRY_MISSING",
-      "UNSUPPORTED_SYNTAX",
-      "MISSING_CUSTOMIZATION_ID",
-      "MISSING_PROCESS_ID",
-      "DOCUMENT_PARTY_MISMATCH",
-      "FRENCH_DOMESTIC_FLOW",
-      "FRANCE_CTC_NOT_JUDGED",
-      "FRANCE_CTC_BLOCKING_FINDINGS",
-      "FRANCE_INVOICE_NUMBER_BURNED",
-      "CONTENT_ALREADY_SENT",
-      "QUOTA_EXCEEDED",
-      "ENGINE_UNAVAILABLE",
-    ],
+    errors: [...ACCEPTING_REFUSALS, "PROFILE_STANDARD_MISMATCH", "DOCUMENT_TYPE_STANDARD_MISMATCH", "INVALID_REQUEST"],
     response: { data: Transmission },
   },
   async handle(ctx, { body }) {
