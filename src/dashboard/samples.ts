@@ -4,7 +4,8 @@
 
 import { LOCALES, SCENARIOS, type LocaleName } from "../../fixtures/invoices";
 import { STANDARD_ENTRIES } from "../profiles/catalogue";
-import { allowedProfiles } from "../profiles/lookup";
+import { allowedProfiles, recordById } from "../profiles/lookup";
+import type { Writing } from "../profiles/record";
 import { STANDARDS } from "../profiles/ids";
 
 /** The market whose parties each standard's rules accept, as in test/generate/matrix.ts. */
@@ -18,7 +19,14 @@ const MARKET: Record<(typeof STANDARDS)[number], LocaleName> = {
   eslog: "si",
 };
 
-const PROFILE_MARKET: Record<string, LocaleName> = { "romania-ro-cius": "ro", "netherlands-nlcius": "nl" };
+/** A national overlay's rules want that nation's parties (the overlay is the catalogue's fact). */
+const OVERLAY_MARKET: Record<NonNullable<Writing["overlay"]>, LocaleName> = { romania: "ro", netherlands: "nl" };
+
+function marketOf(standard: (typeof STANDARDS)[number], profile: string): LocaleName {
+  const [recordId] = STANDARD_ENTRIES[standard].profiles[profile as keyof (typeof STANDARD_ENTRIES)[typeof standard]["profiles"]] ?? [];
+  const overlay = recordId ? recordById(recordId).write?.overlay : undefined;
+  return overlay ? OVERLAY_MARKET[overlay] : MARKET[standard];
+}
 
 export function playgroundCatalogue() {
   return STANDARDS.map((standard) => {
@@ -27,7 +35,7 @@ export function playgroundCatalogue() {
       standard,
       defaultProfile: entry.defaultProfile,
       profiles: allowedProfiles(standard).map((profile) => {
-        const invoice = SCENARIOS[0].build(LOCALES[PROFILE_MARKET[profile] ?? MARKET[standard]]);
+        const invoice = SCENARIOS[0].build(LOCALES[marketOf(standard, profile)]);
         return { profile, invoice: profile === "extended-ctc-fr" ? { ...invoice, franceCtc: true } : invoice };
       }),
     };
