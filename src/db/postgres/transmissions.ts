@@ -1,8 +1,9 @@
 // Participants and transmissions in PostgreSQL. A transmission and its first event are one
 // transaction; the Idempotency-Key's unique index decides which of two concurrent creations wins.
 
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { InboxProviderRepository, ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { InboxProviderRepository, ParticipantRepository, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
+import { changeCondition, dueCondition, listCondition, purgeableCondition, rejectedNumberCondition, sameDocumentCondition } from "../transmission-conditions";
 import type { Db } from "./accounts";
 import { eventOutbox, inboxProviders, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
 
@@ -67,15 +68,6 @@ async function append(db: Executor, row: Pick<TransmissionRow, "orgId" | "livemo
   }
 }
 
-function conditions(id: string, change: TransmissionChange): SQL {
-  const where: (SQL | undefined)[] = [eq(transmissions.id, id), eq(transmissions.status, change.from)];
-  if (change.expect?.atRisk !== undefined) where.push(eq(transmissions.atRisk, change.expect.atRisk));
-  if (change.expect && "leaseOwner" in change.expect) {
-    where.push(change.expect.leaseOwner === null || change.expect.leaseOwner === undefined ? isNull(transmissions.leaseOwner) : eq(transmissions.leaseOwner, change.expect.leaseOwner));
-  }
-  return and(...where)!;
-}
-
 export function transmissionRepository(db: Db): TransmissionRepository {
   const byKey = async (orgId: string, livemode: boolean, key: string): Promise<TransmissionRow | undefined> =>
     (await db.select().from(transmissions).where(and(eq(transmissions.orgId, orgId), eq(transmissions.livemode, livemode), eq(transmissions.idempotencyKey, key))))[0];
@@ -101,16 +93,7 @@ export function transmissionRepository(db: Db): TransmissionRepository {
       const [row] = await db
         .select()
         .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.orgId, orgId),
-            eq(transmissions.livemode, livemode),
-            eq(transmissions.documentSha256, documentSha256),
-            eq(transmissions.counterpartyScheme, counterparty.scheme),
-            eq(transmissions.counterpartyId, counterparty.id),
-            notInArray(transmissions.status, [...settled]),
-          ),
-        )
+        .where(sameDocumentCondition(transmissions, orgId, livemode, documentSha256, counterparty, settled))
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .limit(1);
       return row;
@@ -119,36 +102,21 @@ export function transmissionRepository(db: Db): TransmissionRepository {
       const [row] = await db
         .select()
         .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.orgId, orgId),
-            eq(transmissions.livemode, livemode),
-            eq(transmissions.network, network),
-            eq(transmissions.senderScheme, sender.scheme),
-            eq(transmissions.senderId, sender.id),
-            eq(transmissions.invoiceNumber, invoiceNumber),
-            eq(transmissions.status, "rejected"),
-          ),
-        )
+        .where(rejectedNumberCondition(transmissions, orgId, livemode, network, sender, invoiceNumber))
         .limit(1);
       return row;
     },
     list(orgId, filters, limit, cursor) {
-      const where: (SQL | undefined)[] = [eq(transmissions.orgId, orgId)];
-      if (filters.direction) where.push(eq(transmissions.direction, filters.direction as "outbound" | "inbound"));
-      if (filters.status) where.push(eq(transmissions.status, filters.status));
-      if (filters.network) where.push(eq(transmissions.network, filters.network));
-      if (cursor) where.push(or(lt(transmissions.createdAt, cursor.createdAt), and(eq(transmissions.createdAt, cursor.createdAt), lt(transmissions.id, cursor.id))));
       return db
         .select()
         .from(transmissions)
-        .where(and(...where))
+        .where(listCondition(transmissions, orgId, filters, cursor))
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .limit(limit);
     },
     change(id, change) {
       return db.transaction(async (tx) => {
-        const where = conditions(id, change);
+        const where = changeCondition(transmissions, id, change);
         // The row lock makes the head read here the head the event follows; a second writer waits, then finds its condition gone.
         const [current] = await tx.select().from(transmissions).where(where).for("update");
         if (!current) return undefined;
@@ -174,7 +142,7 @@ export function transmissionRepository(db: Db): TransmissionRepository {
       const purged = await db
         .update(transmissions)
         .set({ document: null })
-        .where(and(isNotNull(transmissions.document), lt(transmissions.updatedAt, before), inArray(transmissions.status, [...settled])))
+        .where(purgeableCondition(transmissions, before, settled))
         .returning({ id: transmissions.id });
       return purged.length;
     },
@@ -184,21 +152,14 @@ export function transmissionRepository(db: Db): TransmissionRepository {
   };
 
   function claim(direction: "outbound" | "inbound", owner: string, now: string, leaseUntil: string, limit: number) {
-      // SKIP LOCKED: instances claiming at once each take other rows instead of waiting for each other's.
-      const due = db
-        .select({ id: transmissions.id })
-        .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.direction, direction),
-            isNotNull(transmissions.nextAttemptAt),
-            lte(transmissions.nextAttemptAt, now),
-            or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
-          ),
-        )
-        .orderBy(asc(transmissions.nextAttemptAt))
-        .limit(limit)
-        .for("update", { skipLocked: true });
-      return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning();
+    // SKIP LOCKED: instances claiming at once each take other rows instead of waiting for each other's.
+    const due = db
+      .select({ id: transmissions.id })
+      .from(transmissions)
+      .where(dueCondition(transmissions, direction, now))
+      .orderBy(asc(transmissions.nextAttemptAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning();
   }
 }

@@ -1,9 +1,10 @@
 // Participants and transmissions in SQLite.
 
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { changeCondition, dueCondition, listCondition, purgeableCondition, rejectedNumberCondition, sameDocumentCondition } from "../transmission-conditions";
 import type { Db } from "./connection";
 import { eventOutbox, inboxProviders, participants, quotaWindows, transmissionEvents, transmissions } from "./schema";
-import type { InboxProviderRepository, ParticipantRepository, TransmissionChange, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
+import type { InboxProviderRepository, ParticipantRepository, TransmissionEventRow, TransmissionRepository, TransmissionRow } from "../storage";
 
 const theParticipant = (orgId: string, scheme: string, identifier: string) =>
   and(eq(participants.orgId, orgId), eq(participants.scheme, scheme), eq(participants.identifier, identifier));
@@ -69,15 +70,6 @@ function append(db: Db, row: Pick<TransmissionRow, "orgId" | "livemode">, event:
   }
 }
 
-function conditions(id: string, change: TransmissionChange): SQL {
-  const where: (SQL | undefined)[] = [eq(transmissions.id, id), eq(transmissions.status, change.from)];
-  if (change.expect?.atRisk !== undefined) where.push(eq(transmissions.atRisk, change.expect.atRisk));
-  if (change.expect && "leaseOwner" in change.expect) {
-    where.push(change.expect.leaseOwner === null || change.expect.leaseOwner === undefined ? isNull(transmissions.leaseOwner) : eq(transmissions.leaseOwner, change.expect.leaseOwner));
-  }
-  return and(...where)!;
-}
-
 export function sqliteTransmissions(db: Db): TransmissionRepository {
   const byKey = (orgId: string, livemode: boolean, key: string) =>
     db
@@ -116,16 +108,7 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
       return db
         .select()
         .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.orgId, orgId),
-            eq(transmissions.livemode, livemode),
-            eq(transmissions.documentSha256, documentSha256),
-            eq(transmissions.counterpartyScheme, counterparty.scheme),
-            eq(transmissions.counterpartyId, counterparty.id),
-            notInArray(transmissions.status, [...settled]),
-          ),
-        )
+        .where(sameDocumentCondition(transmissions, orgId, livemode, documentSha256, counterparty, settled))
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .get();
     },
@@ -133,29 +116,14 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
       return db
         .select()
         .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.orgId, orgId),
-            eq(transmissions.livemode, livemode),
-            eq(transmissions.network, network),
-            eq(transmissions.senderScheme, sender.scheme),
-            eq(transmissions.senderId, sender.id),
-            eq(transmissions.invoiceNumber, invoiceNumber),
-            eq(transmissions.status, "rejected"),
-          ),
-        )
+        .where(rejectedNumberCondition(transmissions, orgId, livemode, network, sender, invoiceNumber))
         .get();
     },
     async list(orgId, filters, limit, cursor) {
-      const where: (SQL | undefined)[] = [eq(transmissions.orgId, orgId)];
-      if (filters.direction) where.push(eq(transmissions.direction, filters.direction as "outbound" | "inbound"));
-      if (filters.status) where.push(eq(transmissions.status, filters.status));
-      if (filters.network) where.push(eq(transmissions.network, filters.network));
-      if (cursor) where.push(or(lt(transmissions.createdAt, cursor.createdAt), and(eq(transmissions.createdAt, cursor.createdAt), lt(transmissions.id, cursor.id))));
       return db
         .select()
         .from(transmissions)
-        .where(and(...where))
+        .where(listCondition(transmissions, orgId, filters, cursor))
         .orderBy(desc(transmissions.createdAt), desc(transmissions.id))
         .limit(limit)
         .all();
@@ -163,7 +131,7 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
     async change(id, change) {
       return db.transaction(
         () => {
-          const where = conditions(id, change);
+          const where = changeCondition(transmissions, id, change);
           const current = db.select().from(transmissions).where(where).get();
           if (!current) return undefined;
           const set: Partial<TransmissionRow> = { status: change.to, updatedAt: change.at, ...change.patch };
@@ -189,7 +157,7 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
       return db
         .update(transmissions)
         .set({ document: null })
-        .where(and(isNotNull(transmissions.document), lt(transmissions.updatedAt, before), inArray(transmissions.status, [...settled])))
+        .where(purgeableCondition(transmissions, before, settled))
         .returning({ id: transmissions.id })
         .all().length;
     },
@@ -201,19 +169,12 @@ export function sqliteTransmissions(db: Db): TransmissionRepository {
   };
 
   async function claim(direction: "outbound" | "inbound", owner: string, now: string, leaseUntil: string, limit: number) {
-      const due = db
-        .select({ id: transmissions.id })
-        .from(transmissions)
-        .where(
-          and(
-            eq(transmissions.direction, direction),
-            isNotNull(transmissions.nextAttemptAt),
-            lte(transmissions.nextAttemptAt, now),
-            or(isNull(transmissions.leaseUntil), lte(transmissions.leaseUntil, now)),
-          ),
-        )
-        .orderBy(asc(transmissions.nextAttemptAt))
-        .limit(limit);
-      return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning().all();
+    const due = db
+      .select({ id: transmissions.id })
+      .from(transmissions)
+      .where(dueCondition(transmissions, direction, now))
+      .orderBy(asc(transmissions.nextAttemptAt))
+      .limit(limit);
+    return db.update(transmissions).set({ leaseOwner: owner, leaseUntil }).where(inArray(transmissions.id, due)).returning().all();
   }
 }
