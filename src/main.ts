@@ -111,11 +111,11 @@ async function main(argv: string[]): Promise<number> {
       await keysCommand(sub, rest, flags);
       return 0;
     case "participants":
-      await participantsCommand(sub, values);
+      await participantsCommand(sub, flags, values.confirmed === true);
       return 0;
     case "inbox-providers": {
       const { inboxProvidersCommand } = await import("./cli/inbox");
-      await inboxProvidersCommand(sub, values);
+      await inboxProvidersCommand(sub, flags);
       return 0;
     }
     case "validate": {

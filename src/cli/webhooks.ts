@@ -1,6 +1,7 @@
 import { systemClock } from "../clock";
 import { UsageError, webhookDestinations } from "../config";
 import { withStorage } from "./storage";
+import { printJson } from "./io";
 import { findOrg } from "../accounts/orgs";
 import { AccountError } from "../accounts/errors";
 import { DomainError } from "../errors/domain-error";
@@ -20,23 +21,22 @@ export function webhooksCommand(sub: string | undefined, args: string[], flags: 
       if (!args[0]) throw new UsageError(USAGE);
       return args[0];
     };
-    const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
     try {
       switch (sub) {
         case "create":
           if (!flags.url) throw new UsageError(USAGE);
           // The same operator exceptions the server applies (WEBHOOK_ALLOWED_HOSTS, WEBHOOK_ALLOW_PRIVATE).
-          print(await createSubscription(storage, systemClock, webhookDestinations(), org.id, { url: flags.url, eventTypes: flags.events?.split(",").map((t) => t.trim()) }));
+          printJson(await createSubscription(storage, systemClock, webhookDestinations(), org.id, { url: flags.url, eventTypes: flags.events?.split(",").map((t) => t.trim()) }));
           return;
         case "list":
-          print(await listSubscriptions(storage, systemClock, org.id));
+          printJson(await listSubscriptions(storage, systemClock, org.id));
           return;
         case "rotate":
-          print(await rotateSecret(storage, systemClock, org.id, id()));
+          printJson(await rotateSecret(storage, systemClock, org.id, id()));
           return;
         case "delete":
           await deleteSubscription(storage, org.id, id());
-          print({ id: args[0], deleted: true });
+          printJson({ id: args[0], deleted: true });
           return;
         default:
           throw new UsageError(USAGE);

@@ -2,6 +2,7 @@
 // is written, so a refused request queues nothing and bills nothing; an accepted one is one
 // transmission row and its first event, in one transaction.
 
+import { sha256Hex } from "../rulesets/seal";
 import type { Storage, TransmissionRow } from "../db/storage";
 import { DomainError } from "../errors/domain-error";
 import type { ValidationResult } from "../validation/result";
@@ -54,10 +55,8 @@ const SETTLED_WITHOUT_ARRIVAL = ["failed", "rejected"] as const;
 const FRENCH_SCHEMES = new Set(["0002", "0009", "0225"]);
 const FRANCE_CTC_ARTIFACT = "france_ctc_schematron";
 
-export const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
-
 /** The fingerprint an Idempotency-Key replay compares: the request as parsed, in canonical JSON. */
-export const requestFingerprint = (request: object) => sha256(canonicalJson(request as JsonValue));
+export const requestFingerprint = (request: object) => sha256Hex(canonicalJson(request as JsonValue));
 
 
 /** Idempotency-Key: printable ASCII, 1 to 255 characters; checked before anything else is spent. */
@@ -167,7 +166,7 @@ export async function createTransmission(steps: CreateSteps, caller: Caller, req
     }
   }
 
-  const documentSha256 = sha256(request.xml);
+  const documentSha256 = sha256Hex(request.xml);
   const recipient = normalised(request.recipient);
   const earlier = await storage.transmissions.sameDocument(caller.orgId, caller.livemode, documentSha256, recipient, SETTLED_WITHOUT_ARRIVAL);
   // A request with the same Idempotency-Key that was still being read when this one began.

@@ -10,6 +10,7 @@
 // "Delivery" states the rules and the figures.
 
 import { runSteps } from "../stepped-loop";
+import { sha256Hex } from "../rulesets/seal";
 import { storedEvent } from "./first-write";
 import type { Clock } from "../clock";
 import type { Storage, TransmissionChange, TransmissionPatch, TransmissionRow, WindowOpening } from "../db/storage";
@@ -85,7 +86,6 @@ function triggerOf(from: OutboundStatus, to: OutboundStatus): string {
   return candidates[0].trigger;
 }
 
-const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 const envelopeOf = (row: TransmissionRow): RoutingEnvelope => ({
   network: row.network as Network,
@@ -313,7 +313,7 @@ export class DeliveryWorker {
     const network = start.network as Network;
     let row: TransmissionRow | undefined = start;
     for (const answer of answers) {
-      const receipt = sha256(answer.proof);
+      const receipt = sha256Hex(answer.proof);
       await storage.delivery.addReceipt({ transmissionId: row.id, kind: answer.kind, networkCode: answer.code, at: answer.at, sha256: receipt, proof: answer.proof });
       const to = statusOfAnswer(network, answer);
       const from = row.status as OutboundStatus;

@@ -12,7 +12,8 @@ import type { ValidateRequest } from "../validation/validate";
 import { firstWrite, storedEvent } from "./first-write";
 import { nextEvent } from "./event-chain";
 import { display, normalised, type ParticipantId } from "./identifiers";
-import { requestFingerprint, sha256, verdictSubset } from "./create";
+import { requestFingerprint, verdictSubset } from "./create";
+import { sha256Hex } from "../rulesets/seal";
 
 export interface InboundDocument {
   /** The provider's id for the message: the same id again is the same document (a retry), never a second one. */
@@ -56,7 +57,7 @@ export async function acceptInbound(steps: InboundSteps, providerId: string, doc
     counterpartyScheme: sender.scheme,
     counterpartyId: sender.id,
     format: document.format,
-    documentSha256: sha256(document.xml),
+    documentSha256: sha256Hex(document.xml),
     document: document.xml,
     customizationId: null,
     processId: null,

@@ -24,6 +24,32 @@ describe("command line", () => {
     expect(JSON.parse(run(["orgs", "list", "--db", db]).out).map((o: { name: string }) => o.name)).toEqual(["acme"]);
   });
 
+  test("participants: added unconfirmed unless --confirmed, stored as identifiers compare, confirmed, listed and removed", () => {
+    const added = JSON.parse(run(["participants", "add", "--org", "acme", "--scheme", "0088", "--id", "4000-0010-0000-5", "--country", "de", "--db", db]).out);
+    expect(added).toMatchObject({ scheme: "0088", identifier: "4000001000005", country: "DE", confirmed: false });
+    expect(JSON.parse(run(["participants", "confirm", "--org", "acme", "--scheme", "0088", "--id", "4000001000005", "--db", db]).out).confirmed).toBe(true);
+    expect(JSON.parse(run(["participants", "add", "--org", "acme", "--scheme", "0192", "--id", "987654325", "--confirmed", "--db", db]).out).confirmed).toBe(true);
+    expect(JSON.parse(run(["participants", "list", "--org", "acme", "--db", db]).out).map((p: { identifier: string }) => p.identifier)).toEqual(["4000001000005", "987654325"]);
+    expect(run(["participants", "remove", "--org", "acme", "--scheme", "0192", "--id", "987654325", "--db", db]).code).toBe(0);
+    const missing = run(["participants", "add", "--org", "acme", "--scheme", "0088", "--db", db]);
+    expect([missing.code, missing.err]).toEqual([2, "einvoice: missing --id ID\n"]);
+  });
+
+  test("inbox-providers: the secret printed once on add and on rotate, never listed", () => {
+    const added = JSON.parse(run(["inbox-providers", "add", "--id", "acme-ap", "--network", "peppol", "--db", db]).out);
+    expect(added).toMatchObject({ id: "acme-ap", network: "peppol", callback: "/v1/inbox/acme-ap" });
+    expect(added.secret).toMatch(/^whsec_/);
+    const rotated = JSON.parse(run(["inbox-providers", "rotate", "--id", "acme-ap", "--db", db]).out);
+    expect(rotated.secret).not.toBe(added.secret);
+    const listed = run(["inbox-providers", "list", "--db", db]).out;
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id: "acme-ap", network: "peppol", secrets: 2 })]);
+    expect(listed).not.toContain("whsec_");
+    const refused = run(["inbox-providers", "add", "--id", "acme-ap", "--network", "peppol", "--db", db]);
+    expect(refused.code).toBe(1);
+    expect(run(["inbox-providers", "add", "--id", "other", "--db", db]).err).toBe("einvoice: missing --network NETWORK\n");
+    expect(run(["inbox-providers", "remove", "--id", "acme-ap", "--db", db]).code).toBe(0);
+  });
+
   test("keys create prints keyId, key, orgId and livemode; list and revoke", () => {
     const created = run(["keys", "create", "--org", "acme", "--mode", "test", "--label", "ci", "--db", db]);
     expect(created.code).toBe(0);
