@@ -13,7 +13,8 @@ import type { Check, Let, MessagePart, Rule, Schema } from "../schematron/model.
 import type { Finding } from "../schematron/finding.ts";
 import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
 import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type LocationStyle } from "./location.ts";
-import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, type MatchPattern } from "./match.ts";
+import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, Fit, type MatchPattern } from "./match.ts";
+import { DocumentPaths, NO_PATH } from "./name-paths.ts";
 import { readXml } from "./xml-reader.ts";
 import { compileFunctions } from "./xslt-function.ts";
 import { compileTestXPath, compileXPath, type Test } from "./xpath/compile.ts";
@@ -51,6 +52,17 @@ interface CompiledPattern {
   /** The same for elements, by namespace and then local name: no key string to build per node. */
   byName?: Map<string, Map<string, CompiledRule[]>>;
   keys: Set<string>;
+  /**
+   * The rules whose context may match a node of each name path, in rule order, each marked when
+   * names alone decide that it does (see {@link Fit}); absent where names do not decide.
+   */
+  byPath?: Map<number, PathRule[]>;
+}
+
+interface PathRule {
+  rule: CompiledRule;
+  /** Matches every node of the path: no predicate to evaluate. */
+  sure: boolean;
 }
 
 interface CompiledGlobal {
@@ -112,6 +124,7 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
         keys: context.keys.filter((key) => key !== ANY_ATTRIBUTE),
         absolute: context.absolute,
         matches: (node, runtime) => node.kind !== Kind.Attribute && context.matches(node, runtime),
+        byNames: (node) => (node.kind === Kind.Attribute ? Fit.No : context.byNames(node)),
       };
       return { context: elementsOnly, items };
     });
@@ -135,6 +148,8 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
         const context = rule.context;
         rule.context = { ...context, matches: (node, runtime) => !hidden(node, runtime) && context.matches(node, runtime) };
       }
+      // Hiding depends on what ancestors fired, not on names alone.
+      return { ...indexed(rules), byPath: undefined };
     }
     return indexed(rules);
   });
@@ -220,16 +235,17 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
   const locator = locatorFor(plan.locations);
   const findings: Finding[] = [];
   const matching: Runtime = { document, globals, locals: [] };
+  const paths = new DocumentPaths(document);
   for (const pattern of plan.patterns) {
     for (const node of candidates(pattern, document)) {
       if (profile) {
         const started = performance.now();
-        const rule = firstMatching(rulesFor(pattern, node), node, matching);
+        const rule = ruleFor(pattern, node, paths, matching);
         charge(profile, `match ${node.qname || "/"}`, started);
         if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep, profile);
         continue;
       }
-      const rule = firstMatching(rulesFor(pattern, node), node, matching);
+      const rule = ruleFor(pattern, node, paths, matching);
       if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep);
     }
   }
@@ -240,7 +256,30 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
 function indexed(rules: CompiledRule[]): CompiledPattern {
   const keys = new Set<string>();
   for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
-  return { rules, byKey: new Map(), keys };
+  return { rules, byKey: new Map(), keys, byPath: new Map() };
+}
+
+/** The rule of `pattern` that fires on `node`: the first whose context matches it. */
+function ruleFor(pattern: CompiledPattern, node: XNode, paths: DocumentPaths, runtime: Runtime): CompiledRule | undefined {
+  const rules = rulesFor(pattern, node);
+  // One rule is matched directly: its own name test is as quick as finding the path.
+  const byPath = rules.length > 1 ? pattern.byPath : undefined;
+  const path = byPath ? paths.of(node) : NO_PATH;
+  if (path === NO_PATH) return firstMatching(rules, node, runtime);
+  let fitting = byPath!.get(path);
+  if (!fitting) {
+    fitting = [];
+    for (const rule of rules) {
+      const fit = rule.context.byNames(node);
+      if (fit !== Fit.No) fitting.push({ rule, sure: fit === Fit.Yes });
+    }
+    byPath!.set(path, fitting);
+  }
+  for (let i = 0; i < fitting.length; i++) {
+    const { rule, sure } = fitting[i];
+    if (sure || rule.context.matches(node, runtime)) return rule;
+  }
+  return undefined;
 }
 
 function firstMatching(rules: CompiledRule[], node: XNode, runtime: Runtime): CompiledRule | undefined {

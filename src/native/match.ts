@@ -42,11 +42,23 @@ interface Branch {
   predicated: boolean;
 }
 
+/** What the names of a node and its ancestors alone say about a match. */
+export const enum Fit {
+  /** It cannot match. */
+  No,
+  /** It may: predicates (or a parenthesized head) decide. */
+  Maybe,
+  /** It matches, whatever the rest of the document holds. */
+  Yes,
+}
+
 export interface MatchPattern {
   keys: string[];
   /** Whether every alternative is absolute (`/a`, `//a`), so its matches are fixed for a document. */
   absolute: boolean;
   matches(node: XNode, runtime: Runtime): boolean;
+  /** The same for every node of one name path (see `name-paths.ts`), so the engine asks once per path. */
+  byNames(node: XNode): Fit;
 }
 
 export function compilePattern(source: string, scope: Scope): MatchPattern {
@@ -66,6 +78,7 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
     return {
       keys: inner.keys,
       absolute: inner.absolute,
+      byNames: (node) => (inner.byNames(node) === Fit.No ? Fit.No : Fit.Maybe),
       matches: (node, runtime) => {
         if (!inner.matches(node, runtime)) return false;
         for (const predicate of predicates) {
@@ -87,6 +100,20 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
   return {
     keys: [...new Set(branches.map((branch) => branch.key))],
     absolute: branches.every((branch) => branch.absolute || (branch.head?.absolute ?? false)),
+    byNames: (node) => {
+      let fit = Fit.No;
+      for (const branch of branches) {
+        if (!branch.steps.length) {
+          if (node.kind === Kind.Document) return Fit.Yes;
+          continue;
+        }
+        if (!fitsNames(branch, branch.steps.length - 1, node)) continue;
+        // Without predicates or a head, fitsNames walks exactly as matchStep does.
+        if (!branch.predicated && !branch.head) return Fit.Yes;
+        fit = Fit.Maybe;
+      }
+      return fit;
+    },
     matches: (node, runtime) => {
       for (let i = 0; i < branches.length; i++) {
         const branch = branches[i];
