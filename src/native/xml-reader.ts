@@ -5,7 +5,7 @@
  * refuses it before any rule runs; the result keeps every text node, whitespace included, because
  * string values of elements (and so the rules' verdicts) depend on it.
  */
-import { Kind, namedList, XDocument, XNode, type NodeIndex } from "./xpath/document.ts";
+import { Kind, nameIdOf, namedList, XDocument, XNode, type NodeIndex } from "./xpath/document.ts";
 import { decodeXml } from "../syntax/decode.ts";
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
@@ -176,7 +176,9 @@ export function readXml(input: string | Uint8Array): XDocument {
       if (elementName.elementNs !== ns) {
         elementName.elementNs = ns;
         elementName.elements = namedList(built.byName, ns, elementName.local);
+        elementName.elementId = nameIdOf(ns, elementName.local);
       }
+      element.nameId = elementName.elementId!;
       elementName.elements!.push(element);
       if (attributes) {
         // A scan finds a duplicate among the usual few attributes; many would make it quadratic.
@@ -196,7 +198,9 @@ export function readXml(input: string | Uint8Array): XDocument {
           if (attributeName.attributeNs !== attributeNs) {
             attributeName.attributeNs = attributeNs;
             attributeName.attributes = namedList(built.attributesByName, attributeNs, attributeLocal);
+            attributeName.attributeId = nameIdOf(attributeNs, attributeLocal);
           }
+          attribute.nameId = attributeName.attributeId!;
           attributeName.attributes!.push(attribute);
         }
         element.end = nodes.length - 1;
@@ -221,7 +225,7 @@ export function readXml(input: string | Uint8Array): XDocument {
     if (!name) {
       const colon = qname.indexOf(":");
       const prefix = colon < 0 ? "" : qname.slice(0, colon);
-      name = { prefix, local: colon < 0 ? qname : qname.slice(colon + 1), qname, elementNs: undefined, elements: undefined, attributeNs: undefined, attributes: undefined };
+      name = { prefix, local: colon < 0 ? qname : qname.slice(colon + 1), qname, elementNs: undefined, elements: undefined, elementId: undefined, attributeNs: undefined, attributes: undefined, attributeId: undefined };
       names.set(qname, name);
     }
     return name;
@@ -238,8 +242,11 @@ interface Name {
    */
   elementNs?: string;
   elements?: XNode[];
+  /** The name's number (see `nameIdOf`) for that namespace. */
+  elementId?: number;
   attributeNs?: string;
   attributes?: XNode[];
+  attributeId?: number;
 }
 
 /** Numbers a node created next in document order. */

@@ -3,14 +3,17 @@
  * time. Forward axes yield document order, reverse axes (ancestor, preceding, ...) nearest first,
  * which is the order positional predicates count in.
  */
-import { INDEXED_CHILDREN, Kind, treeOf, XNode, type XDocument } from "./document.ts";
+import { INDEXED_CHILDREN, Kind, nameIdOf, treeOf, UNNUMBERED, XNode, type XDocument } from "./document.ts";
 import type { Axis, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 
 export interface CompiledTest {
   matches(node: XNode): boolean;
-  /** Set when the test names one element (or, on the attribute axis, attribute) name exactly, so the per-name index can answer it. */
-  name?: { ns: string; local: string };
+  /**
+   * Set when the test names one element (or, on the attribute axis, attribute) name exactly, so the
+   * per-name index can answer it; `id` is the name's number, {@link UNNUMBERED} when the table was full.
+   */
+  name?: { ns: string; local: string; id: number };
 }
 
 export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
@@ -29,15 +32,11 @@ export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledT
   const principal = axis === "attribute" ? Kind.Attribute : Kind.Element;
   const ns = test.prefix === null ? null : scope.namespace(test.prefix);
   const local = test.local;
-  // The exact name, the usual case, tests the local name first: it tells most siblings apart at once.
-  const result: CompiledTest = {
-    matches:
-      local !== null && ns !== null
-        ? (node) => node.local === local && node.ns === ns && node.kind === principal
-        : (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns),
-  };
-  if (ns !== null && local !== null) result.name = { ns, local };
-  return result;
+  if (local === null || ns === null) return { matches: (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns) };
+  // The exact name, the usual case, is one integer test, unless the name table was full.
+  const id = nameIdOf(ns, local);
+  if (id === UNNUMBERED) return { matches: (node) => node.local === local && node.ns === ns && node.kind === principal, name: { ns, local, id } };
+  return { matches: (node) => node.nameId === id && node.kind === principal, name: { ns, local, id } };
 }
 
 export const REVERSE_AXES = new Set<Axis>(["parent", "ancestor", "ancestor-or-self", "preceding", "preceding-sibling"]);
@@ -123,15 +122,16 @@ export function childNodes(node: XNode, test: CompiledTest): readonly XNode[] {
     for (const child of children) if (test.matches(child)) out.push(child);
     return out;
   }
-  const { ns, local } = name;
-  if (children.length >= INDEXED_CHILDREN) return node.childrenNamed(ns, local);
+  const { ns, local, id } = name;
+  if (children.length >= INDEXED_CHILDREN) return node.childrenWithName(id, ns, local);
+  if (id === UNNUMBERED) return children.filter(test.matches);
   // The commonest step of all, compared inline: a call of `test.matches` here sees every kind of
-  // test in the rules and cannot be inlined by the JIT. Attributes are never children, and a
-  // processing instruction's local name is its target, so the kind is checked too.
+  // test in the rules and cannot be inlined by the JIT. Attributes are never children, so the kind
+  // is checked too.
   let out: XNode[] | undefined;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    if (child.local === local && child.ns === ns && child.kind === Kind.Element) (out ??= []).push(child);
+    if (child.nameId === id && child.kind === Kind.Element) (out ??= []).push(child);
   }
   return out ?? NONE;
 }
@@ -144,10 +144,12 @@ export function hasChildNode(node: XNode, test: CompiledTest): boolean {
   const children = node.children;
   const name = test.name;
   if (name === undefined) return children.some(test.matches);
-  const { ns, local } = name;
+  const { ns, local, id } = name;
+  if (children.length >= INDEXED_CHILDREN) return node.childrenWithName(id, ns, local).length > 0;
+  if (id === UNNUMBERED) return children.some(test.matches);
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    if (child.local === local && child.ns === ns && child.kind === Kind.Element) return true;
+    if (child.nameId === id && child.kind === Kind.Element) return true;
   }
   return false;
 }

@@ -25,12 +25,14 @@ export class XNode {
   end = 0;
   /** Scratch for set membership during one axis computation (see `childrenOfAll` in axes.ts), by a token from {@link XDocument.newMark}. */
   mark = 0;
+  /** The expanded name as a number (see {@link nameIdOf}): elements and attributes; 0 for other kinds. */
+  nameId = 0;
   // Initialized here, like every field, so that all nodes keep one object shape: the name tests
   // that scan children read nodes of every kind at one call site.
   private cachedString: string | undefined = undefined;
   private cachedTyped: Untyped | undefined = undefined;
-  /** Element children by namespace and local name, built on the first name lookup of a node with many children. */
-  private childIndex: Map<string, Map<string, XNode[]>> | undefined = undefined;
+  /** Element children by name number (see {@link nameIdOf}), built on the first name lookup of a node with many children. */
+  private childIndex: Map<number, XNode[]> | undefined = undefined;
 
   constructor(
     readonly kind: Kind,
@@ -77,12 +79,23 @@ export class XNode {
    * scan all lines each time.
    */
   childrenNamed(ns: string, local: string): readonly XNode[] {
+    return this.childrenWithName(knownNameId(ns, local), ns, local);
+  }
+
+  /** {@link childrenNamed} for a name whose number (see {@link knownNameId}) the caller holds. */
+  childrenWithName(id: number, ns: string, local: string): readonly XNode[] {
+    if (id === UNNUMBERED) return this.children.filter((child) => child.kind === Kind.Element && child.local === local && child.ns === ns);
     let index = this.childIndex;
     if (!index) {
       index = this.childIndex = new Map();
-      for (const child of this.children) if (child.kind === Kind.Element) namedList(index, child.ns, child.local).push(child);
+      for (const child of this.children) {
+        if (child.kind !== Kind.Element) continue;
+        const list = index.get(child.nameId);
+        if (list) list.push(child);
+        else index.set(child.nameId, [child]);
+      }
     }
-    return index.get(ns)?.get(local) ?? NO_NODES;
+    return index.get(id) ?? NO_NODES;
   }
 
   root(): XNode {
@@ -207,6 +220,39 @@ const TREES = new WeakMap<XNode, XDocument>();
  */
 export function treeOf(node: XNode, document: XDocument): XDocument {
   return document.nodes[node.order] === node ? document : (TREES.get(node.root()) ?? document);
+}
+
+/** Numbers of expanded names: comparing two is one integer test, where two name strings compare by content. */
+const nameIds = new Map<string, Map<string, number>>();
+let lastNameId = 0;
+/**
+ * The most names numbered per worker: caller documents choose their names, so the table is bounded.
+ * Past it a new name gets {@link UNNUMBERED}, which no name test carries: a test whose own name found
+ * the table full compares the strings instead (see `compileTest` in axes.ts).
+ */
+const MAX_NAME_IDS = 50_000;
+export const UNNUMBERED = -1;
+
+/**
+ * The number of `{ns}local` without numbering it: {@link NO_SUCH_NAME} when no node read so far
+ * carries the name, {@link UNNUMBERED} when the table is full (nodes so named may exist unnumbered).
+ */
+export function knownNameId(ns: string, local: string): number {
+  return nameIds.get(ns)?.get(local) ?? (lastNameId >= MAX_NAME_IDS ? UNNUMBERED : NO_SUCH_NAME);
+}
+
+/** No node carries the name: the number of none (text and other nameless nodes have it too, but are never looked up by name). */
+export const NO_SUCH_NAME = 0;
+
+/** The number of the expanded name `{ns}local`, the same for every document a worker reads. */
+export function nameIdOf(ns: string, local: string): number {
+  let locals = nameIds.get(ns);
+  const known = locals?.get(local);
+  if (known !== undefined) return known;
+  if (lastNameId >= MAX_NAME_IDS) return UNNUMBERED;
+  if (!locals) nameIds.set(ns, (locals = new Map()));
+  locals.set(local, ++lastNameId);
+  return lastNameId;
 }
 
 export function nameKey(ns: string, local: string): string {
