@@ -31,7 +31,7 @@ function contextNode(focus: Focus, name: string): XNode {
 
 /** An optional string argument: empty is "". */
 function str(arg: Sequence, name: string): string {
-  const value = singleAtomic(arg, `the argument of ${name}()`);
+  const value = singleAtomic(arg, "the argument of ", name, "()");
   return value === null ? "" : stringOf(value);
 }
 
@@ -49,12 +49,12 @@ function optionalNode(args: Sequence[], focus: Focus, name: string): XNode | nul
 }
 
 function numericArg(arg: Sequence, name: string): number | Dec | null {
-  const value = singleAtomic(arg, `the argument of ${name}()`);
+  const value = singleAtomic(arg, "the argument of ", name, "()");
   return value === null ? null : numericOperand(value, `${name}()`);
 }
 
 function numberArg(arg: Sequence, name: string): number {
-  const value = singleAtomic(arg, `an argument of ${name}()`);
+  const value = singleAtomic(arg, "an argument of ", name, "()");
   return value === null ? NaN : toDouble(isNumeric(value) ? value : value instanceof Untyped ? value : fail("XPTY0004", `${name}() expects a number`));
 }
 
@@ -161,7 +161,7 @@ function constructor(type: string): BuiltIn {
     min: 1,
     max: 1,
     call: ([arg]) => {
-      const value = singleAtomic(arg, `the argument of ${type}()`);
+      const value = singleAtomic(arg, "the argument of ", type, "()");
       return value === null ? [] : [castAtomic(value, type)];
     },
   };

@@ -30,10 +30,14 @@ export function itemString(item: Item): string {
   return item instanceof XNode ? item.stringValue() : stringOf(item);
 }
 
-/** At most one atomic value; more is XPTY0004 (e.g. two nodes passed to `normalize-space`). */
-export function singleAtomic(sequence: Sequence, what: string): Atomic | null {
+/**
+ * At most one atomic value; more is XPTY0004 (e.g. two nodes passed to `normalize-space`). The
+ * error names the operand as `what`, `name` and `after` joined, and only then: this runs for nearly
+ * every comparison and function call, where building the text each time costs more than the test.
+ */
+export function singleAtomic(sequence: Sequence, what: string, name = "", after = ""): Atomic | null {
   if (sequence.length === 0) return null;
-  if (sequence.length > 1) fail("XPTY0004", `a sequence of more than one item is not allowed as ${what}`);
+  if (sequence.length > 1) fail("XPTY0004", `a sequence of more than one item is not allowed as ${what}${name}${after}`);
   return atomize(sequence[0]);
 }
 
