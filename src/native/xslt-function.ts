@@ -44,17 +44,24 @@ type Conversion = (value: Sequence, what: string) => Sequence;
 class NativeFunction implements StylesheetFunction {
   body: Evaluate = () => fail("XTDE0000", `function ${this.name} called before it was compiled`);
   frameSize = 0;
+  /** What the conversions name in their errors, written once: a function may be called per line. */
+  private readonly paramsWhat: string[];
+  private readonly resultWhat: string;
   constructor(
     readonly name: string,
     readonly params: { name: string; convert: Conversion }[],
     readonly result: Conversion,
-  ) {}
+  ) {
+    this.paramsWhat = params.map((param) => `parameter $${param.name} of ${name}()`);
+    this.resultWhat = `the result of ${name}()`;
+  }
+
 
   call(args: Sequence[], runtime: Runtime): Sequence {
     const locals: Frame = new Array(this.frameSize);
-    for (let i = 0; i < args.length; i++) locals[i] = this.params[i].convert(args[i], `parameter $${this.params[i].name} of ${this.name}()`);
+    for (let i = 0; i < args.length; i++) locals[i] = this.params[i].convert(args[i], this.paramsWhat[i]);
     const value = this.body(NO_FOCUS, { document: runtime.document, globals: runtime.globals, locals });
-    return this.result(value, `the result of ${this.name}()`);
+    return this.result(value, this.resultWhat);
   }
 }
 

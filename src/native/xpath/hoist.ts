@@ -11,6 +11,7 @@ import { Untyped, type Atomic } from "./atomic.ts";
 import type { Expr } from "./ast.ts";
 import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
+import type { CompileSession } from "./session.ts";
 import { BUILT_INS } from "./functions.ts";
 import type { Item, Sequence } from "./values.ts";
 
@@ -128,12 +129,12 @@ export function worthHoisting(expr: Expr): boolean {
  */
 export function hoist(expr: Expr, scope: Scope, rooted: boolean, compile: () => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
-  if (key === null) return hoisted(compile(), rooted);
+  if (key === null) return hoisted(compile(), rooted, scope.session);
   const tables = scope.session.independent;
   let table = tables.get(scope.namespaces);
   if (!table) tables.set(scope.namespaces, (table = new Map()));
   let evaluate = table.get(key);
-  if (!evaluate) table.set(key, (evaluate = hoisted(compile(), rooted)));
+  if (!evaluate) table.set(key, (evaluate = hoisted(compile(), rooted, scope.session)));
   return evaluate;
 }
 
@@ -167,6 +168,51 @@ export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate):
 }
 
 /**
+ * A function of the context node alone (no variable, position or size), remembered for the last
+ * node it was asked about in a run, once the plan writes it in more than one place. Rules tried one
+ * after another on one node ask the same thing of it: the CEN VAT rules match every tax category
+ * against `[normalize-space(cbc:ID) = 'S']`, then 'Z', 'E' and six more. One entry per run (kept
+ * among the run's values, so it goes with the run), where a per-node table cost more than it saved.
+ */
+export function rememberLastNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
+  const key = shareKey(expr, scope);
+  if (key === null) return compile();
+  const session = scope.session;
+  let table = session.lastNode.get(scope.namespaces);
+  if (!table) session.lastNode.set(scope.namespaces, (table = new Map()));
+  let entry = table.get(key);
+  if (!entry) {
+    const evaluate = compile();
+    const slot = session.newRunSlot();
+    const shared: { uses: number; evaluate: Evaluate } = {
+      uses: 0,
+      evaluate: (focus, runtime) => {
+        const item = focus.item;
+        if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
+        const values = session.runValues(runtime.globals);
+        const last = values[slot] as LastNode | undefined;
+        if (last !== undefined && last.item === item) return last.value;
+        const value = evaluate(focus, runtime);
+        if (last === undefined) values[slot] = { item, value } as LastNode as never;
+        else {
+          last.item = item;
+          last.value = value;
+        }
+        return value;
+      },
+    };
+    table.set(key, (entry = shared));
+  }
+  entry.uses++;
+  return entry.evaluate;
+}
+
+interface LastNode {
+  item: XNode;
+  value: Sequence;
+}
+
+/**
  * The expression with its global variables resolved to slots, or null when a compiled copy must
  * not serve another scope: range variables take slots of the compiling scope's frame, and
  * stylesheet functions and `document()` are bound per schema.
@@ -189,18 +235,23 @@ function shareKey(expr: Expr, scope: Scope): string | null {
  * `evaluate` computed once per run (its globals frame) and, when `rooted`, per tree of the context
  * item. Keyed weakly, so a finished run's values go with it.
  */
-function hoisted(evaluate: Evaluate, rooted: boolean): Evaluate {
-  const cached = perRunCache<XNode | null>();
+function hoisted(evaluate: Evaluate, rooted: boolean, session: CompileSession): Evaluate {
+  // The run's own document has a slot among the run's values (one lookup per run for all hoisted
+  // expressions); the temporary trees of stylesheet functions are cached by their root.
+  const slot = session.newRunSlot();
+  const cached = perRunCache<XNode>();
   return (focus, runtime) => {
-    let root: XNode | null = null;
     if (rooted) {
       const item = focus.item;
       // No node as context: `/` raises its error, every time, as before.
       if (!(item instanceof XNode)) return evaluate(focus, runtime);
       const document = runtime.document;
-      root = document.nodes[item.order] === item ? document.node : item.root();
+      if (document.nodes[item.order] !== item) return cached(item.root(), evaluate, focus, runtime);
     }
-    return cached(root, evaluate, focus, runtime);
+    const values = session.runValues(runtime.globals);
+    let value = values[slot] as Sequence | undefined;
+    if (value === undefined) values[slot] = value = evaluate(focus, runtime);
+    return value;
   };
 }
 

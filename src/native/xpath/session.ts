@@ -4,7 +4,7 @@
  * as long as the plan, and every plan (every test's too) starts from an empty one: nothing the
  * compiler keeps outlives the plan or carries over from one test into the next.
  */
-import type { Evaluate } from "./context.ts";
+import type { Evaluate, Frame } from "./context.ts";
 import { RegexCache } from "./regex.ts";
 
 /** A scope's namespace bindings: identical expressions mean the same only under the same bindings. */
@@ -15,6 +15,24 @@ export class CompileSession {
   readonly independent = new WeakMap<Bindings, Map<string, Evaluate>>();
   /** Paths cached per context node, likewise, with how many places use each (see `hoistPerNode`). */
   readonly perNode = new WeakMap<Bindings, Map<string, { uses: number; evaluate: Evaluate }>>();
+  /** Functions of the context node remembered for the last node, likewise (see `rememberLastNode`). */
+  readonly lastNode = new WeakMap<Bindings, Map<string, { uses: number; evaluate: Evaluate }>>();
   /** Shared by every rule of the plan: the patterns are the rules' literals. */
   readonly regexes = new RegexCache();
+  /** Per run (told apart by its globals frame, held weakly), what hoisted and remembered expressions keep, by slot. */
+  private readonly runs = new WeakMap<Frame, unknown[]>();
+  private slots = 0;
+
+  /** A slot for one hoisted expression's value in every run (see `hoisted` in hoist.ts). */
+  newRunSlot(): number {
+    return this.slots++;
+  }
+
+  /** The hoisted values of the run whose globals frame this is, empty at its first call. */
+  runValues(globals: Frame): unknown[] {
+    let values = this.runs.get(globals);
+    // Filled with undefined, so the engine keeps a dense array however the slots are first written.
+    if (!values) this.runs.set(globals, (values = new Array<unknown>(this.slots).fill(undefined)));
+    return values;
+  }
 }
