@@ -14,7 +14,7 @@ import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
-import { dependence, Depends, hoist, hoistPerNode, perRangeItems, rangeVariables, worthHoisting } from "./hoist.ts";
+import { dependence, Depends, hoist, hoistPerNode, perRangeItems, rangeVariables, rememberLastNode, worthHoisting } from "./hoist.ts";
 import { BUILT_INS, documentNode, openDocument } from "./functions.ts";
 import {
   arithmetic,
@@ -84,7 +84,7 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       const [list, needle] = expr.args;
       if (name === "contains" && expr.args.length === 2 && list.kind === "literal" && typeof list.value === "string") {
         const tokens = codeList(list.value);
-        if (tokens) return compileCodeListTest(list.value, tokens, compile(needle, scope));
+        if (tokens) return compileCodeListTest(list.value, tokens, needle, scope);
       }
       if (expr.args.length !== 1) break;
       if (name === "not") {
@@ -172,6 +172,14 @@ function unionSteps(expr: Expr): Expr[] {
   return expr.kind === "binary" && expr.op === "|" ? [...unionSteps(expr.left), ...unionSteps(expr.right)] : [expr];
 }
 
+/** X in `concat(' ', X, ' ')`, else null. */
+function paddedCode(expr: Expr): Expr | null {
+  if (expr.kind !== "call" || (expr.name !== "concat" && expr.name !== "fn:concat") || expr.args.length !== 3) return null;
+  const [before, code, after] = expr.args;
+  const space = (arg: Expr) => arg.kind === "literal" && arg.value === " ";
+  return space(before) && space(after) ? code : null;
+}
+
 /** The codes of a code list written as `' A B C '` (single spaces, one before and after), or null. */
 function codeList(text: string): Set<string> | null {
   return /^ (?:[^ ]+ )+$/.test(text) ? new Set(text.slice(1, -1).split(" ")) : null;
@@ -182,7 +190,19 @@ function codeList(text: string): Set<string> | null {
  * lookup: on a list of thousands of codes, searching for a needle that starts with a space stops
  * at every code. Any other needle is searched as before.
  */
-function compileCodeListTest(list: string, codes: Set<string>, needle: Evaluate): Test {
+function compileCodeListTest(list: string, codes: Set<string>, needleExpr: Expr, scope: Scope): Test {
+  const code = paddedCode(needleExpr);
+  if (code) {
+    // `concat(' ', X, ' ')` itself: X's string looked up, no padded string built first.
+    const value = compile(code, scope);
+    return (focus, runtime) => {
+      const item = singleAtomic(value(focus, runtime), "the argument of ", "concat", "()");
+      const text = item === null ? "" : stringOf(item);
+      if (text.length > 0 && !text.includes(" ")) return codes.has(text);
+      return list.includes(` ${text} `);
+    };
+  }
+  const needle = compile(needleExpr, scope);
   return (focus, runtime) => {
     const value = singleAtomic(needle(focus, runtime), "the argument of contains()");
     const text = value === null ? "" : stringOf(value);
@@ -204,8 +224,64 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
     const slots = rangeVariables(expr, scope);
     if (slots) return memoByItems(expr, scope, slots, (depends & Depends.Root) !== 0);
   }
+  if ((depends & ~Depends.Root) === Depends.Focus && askedOfANode(expr)) return rememberLastNode(expr, scope, () => compileExpr(expr, scope));
   if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
   return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
+}
+
+/**
+ * A function call or cast of something read from the context node (`normalize-space(cbc:ID)`,
+ * `xs:decimal(cbc:Percent)`), with no position, size or `current()` (the rule's node, not the
+ * focus) in it: what {@link rememberLastNode} keeps.
+ */
+function askedOfANode(expr: Expr): boolean {
+  const operands = expr.kind === "call" ? expr.args : expr.kind === "cast" ? [expr.operand] : null;
+  return operands !== null && operands.some(navigates) && !readsPosition(expr) && !callsCurrent(expr);
+}
+
+/** Whether the expression walks the tree (an axis step or a path somewhere in it). */
+function navigates(expr: Expr): boolean {
+  switch (expr.kind) {
+    case "step":
+    case "path":
+    case "filter":
+      return true;
+    case "call":
+      return expr.args.some(navigates);
+    case "cast":
+    case "unary":
+      return navigates(expr.operand);
+    default:
+      return false;
+  }
+}
+
+function callsCurrent(expr: Expr): boolean {
+  switch (expr.kind) {
+    case "call":
+      return expr.name === "current" || expr.name === "fn:current" || expr.args.some(callsCurrent);
+    case "path":
+      return expr.steps.some(callsCurrent);
+    case "step":
+      return expr.predicates.some(callsCurrent);
+    case "filter":
+      return callsCurrent(expr.base) || expr.predicates.some(callsCurrent);
+    case "sequence":
+      return expr.items.some(callsCurrent);
+    case "binary":
+      return callsCurrent(expr.left) || callsCurrent(expr.right);
+    case "unary":
+    case "cast":
+    case "instance":
+      return callsCurrent(expr.operand);
+    case "if":
+      return callsCurrent(expr.condition) || callsCurrent(expr.then) || callsCurrent(expr.else);
+    case "for":
+    case "quantified":
+      return expr.bindings.some((binding) => callsCurrent(binding.value)) || callsCurrent(expr.body);
+    default:
+      return false;
+  }
 }
 
 function memoByItems(expr: Expr, scope: Scope, slots: readonly number[], rooted: boolean): Evaluate {
