@@ -37,27 +37,35 @@ export async function load(next: (i: number) => Promise<Response>, concurrency: 
  * Open loop: request i starts when it is due (`i / perSecond` s after the start) whether or not the
  * earlier ones were answered, for `seconds` (at most `maxRequests`). Each latency counts from when
  * the request was due, so a stall of the client or the server shows instead of slowing the load
- * (no coordinated omission). Answers still missing `graceSeconds` after the last start count as
- * status "unanswered".
+ * (no coordinated omission). At most `maxInFlight` requests are outstanding (each holds a
+ * connection): past that a due request waits, and its wait counts. Everything stops `graceSeconds`
+ * after the planned end; answers still missing then count as status "unanswered".
  */
-export async function paced(next: (i: number) => Promise<Response>, perSecond: number, seconds: number, maxRequests = 1_000_000, graceSeconds = 30): Promise<LoadResult> {
+export async function paced(next: (i: number) => Promise<Response>, perSecond: number, seconds: number, maxRequests = 1_000_000, maxInFlight = 64, graceSeconds = 30): Promise<LoadResult> {
   const answers = new Answers();
   const count = Math.min(maxRequests, Math.floor(perSecond * seconds));
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = answers.started + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await Bun.sleep(wait);
-    inFlight.push(next(i).then(async (res) => {
+  const deadline = answers.started + (seconds + graceSeconds) * 1000;
+  const expired = sleepUntil(deadline);
+  const inFlight = new Set<Promise<void>>();
+  let issued = 0;
+  for (; issued < count && performance.now() < deadline; issued++) {
+    const due = answers.started + (issued * 1000) / perSecond;
+    await sleepUntil(due);
+    while (inFlight.size >= maxInFlight && performance.now() < deadline) await Promise.race([...inFlight, expired]);
+    if (inFlight.size >= maxInFlight) break;
+    const request: Promise<void> = next(issued).then(async (res) => {
       await res.arrayBuffer();
       answers.add(due, res.status);
-    }));
+      inFlight.delete(request);
+    });
+    inFlight.add(request);
   }
-  let grace: Timer | undefined;
-  await Promise.race([Promise.all(inFlight), new Promise((resolve) => (grace = setTimeout(resolve, graceSeconds * 1000)))]);
-  clearTimeout(grace);
-  return answers.result(count);
+  await Promise.race([Promise.all(inFlight), expired]);
+  return answers.result(issued);
 }
+
+/** Resolves at `performance.now()` time `at`, never keeping the process alive. */
+const sleepUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())).unref());
 
 /** Latencies and statuses of one load, from its start. */
 class Answers {
