@@ -342,12 +342,13 @@ targets.push([
 const peakBytes = peakRss * 1024 * 1024;
 targets.push([
   "peak RSS (VmHWM) of any server under the loads above",
-  `${peakRss.toFixed(0)} MiB = ${(peakBytes / 1e6).toFixed(0)} MB`,
+  `${peakRss.toFixed(1)} MiB = ${(peakBytes / 1e6).toFixed(1)} MB`,
   "",
   `< ${TARGETS.peakRssBytes / 1e6} MB (${(TARGETS.peakRssBytes / 1024 / 1024).toFixed(0)} MiB)`,
   verdict(peakBytes < TARGETS.peakRssBytes),
 ]);
-console.log(`\ntargets (issue 23), ${new Date().toISOString().slice(0, 10)}, ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), 1-minute load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} now`);
+const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: import.meta.dir }).stdout.toString().trim() || "unknown";
+console.log(`\ntargets (issue 23), ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), 1-minute load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} now`);
 console.log(
   `einvoice: over HTTP, sequential requests on one keep-alive connection, service warm, XSD included; Saxon-HE (${saxonMissing ?? saxonHeVersion()}): the same rule files alone on the same XML, one warm JVM; medians`,
 );
