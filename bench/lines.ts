@@ -1,8 +1,10 @@
 /**
- * Synthetic many-line UBL invoices for the benchmark: the invoice lines of a valid corpus invoice
- * repeated (renumbered) to the wanted count, with every total recomputed so the document stays
- * valid. Handles what the source needs: document-level allowances and charges stay as they are,
- * one VAT breakdown per category and rate, no prepaid or rounding amount beyond what is carried over.
+ * Synthetic many-line invoices for the benchmark. UBL (`multiplyLines`): the invoice lines of a
+ * valid corpus invoice repeated (renumbered) to the wanted count, with every total recomputed so the
+ * document stays valid. Handles what the source needs: document-level allowances and charges stay
+ * as they are, one VAT breakdown per category and rate, no prepaid or rounding amount beyond what is
+ * carried over. CII (`multiplyCiiLines`): the line items repeated, totals left as they are, so the
+ * document fails the totals rules (timing only).
  */
 const LINE = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/g;
 
@@ -69,4 +71,30 @@ export function multiplyLines(source: string, count: number): string {
   const first = doc.indexOf(lines[0]);
   const last = doc.lastIndexOf(lines[lines.length - 1]) + lines[lines.length - 1].length;
   return doc.slice(0, first) + made.join("\n    ") + doc.slice(last);
+}
+
+const CII_LINE = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g;
+
+/** The line items of a CII invoice repeated (renumbered) to `count`; the totals stay those of the source. */
+export function multiplyCiiLines(source: string, count: number): string {
+  const lines = source.match(CII_LINE);
+  if (!lines?.length) throw new Error("the source invoice has no ram:IncludedSupplyChainTradeLineItem");
+  const made = Array.from({ length: count }, (_, i) => lines[i % lines.length].replace(/(<ram:LineID>)[^<]*/, `$1${i + 1}`));
+  const first = source.indexOf(lines[0]);
+  const last = source.lastIndexOf(lines[lines.length - 1]) + lines[lines.length - 1].length;
+  return source.slice(0, first) + made.join("\n        ") + source.slice(last);
+}
+
+/** The most lines up to `wanted` whose document (`make(lines)`) stays within `maxBytes` of UTF-8, and that document. */
+export function mostLinesWithin(make: (lines: number) => string, wanted: number, maxBytes: number): { lines: number; xml: string } {
+  const fits = (lines: number) => Buffer.byteLength(make(lines)) <= maxBytes;
+  let [low, high] = [1, wanted];
+  if (!fits(low)) throw new Error(`even one line is over ${maxBytes} bytes`);
+  // Binary search for the last count that fits: a document grows with every line.
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return { lines: low, xml: make(low) };
 }

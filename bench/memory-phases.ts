@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { load, peakRssMiB, rssMiB } from "./http";
 import { cliOf, createKeys, startServer } from "./server";
 import { multiplyLines } from "./lines";
-import { LINES_SOURCE, PROFILE_DOCUMENTS, franceCtcDocument, validateOverHttp, type BenchDocument } from "./validation";
+import { LINES_SOURCE, PROFILE_DOCUMENTS, franceCtcDocument, validateLoads, validateOverHttp, type BenchDocument } from "./validation";
+import { ratioDocuments } from "./ratios";
 import { GENERATE_TARGETS, generateOverHttp, invoiceWithLines } from "./generate";
 
 const exe = join(import.meta.dir, "..", "dist", "einvoice");
@@ -63,9 +64,7 @@ const phases: [string, (base: string) => Promise<unknown>][] = [
   // The validate, latency and generate loads `bun run bench` puts on its first server, in its order
   // (its short GET /v1/me load aside): where the peak the bench reports comes from.
   ["the bench's first server (validate, latency, generate)", async (base) => {
-    for (const d of documents) await validateOverHttp(base, keys, d, 4, 6, 12_000);
-    await validateOverHttp(base, keys, documents[0], 1, 6, 2000);
-    for (const n of [100, 900]) await validateOverHttp(base, keys, lines(n), 1, 10, 50);
+    await validateLoads(base, keys, ratioDocuments(dir), documents, 4);
     await generateOverHttp(base, keys, 2, 6);
   }],
 ];

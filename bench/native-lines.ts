@@ -1,7 +1,7 @@
 /**
  * Native engine timings by invoice size: `readXml` and `runPlan` per rule file on a typical invoice
- * and on synthetic 100/1,000/5,000-line ones (UBL from `multiplyLines`; CII by repeating the line
- * item, totals left as they are, so timing only). Each figure is CPU milliseconds per document, the
+ * and on synthetic 100/1,000/5,000-line ones (UBL from `multiplyLines`; CII from `multiplyCiiLines`,
+ * totals left as they are, so timing only). Each figure is CPU milliseconds per document, the
  * best mean of up to three batches of runs: the machine may be shared, which inflates wall time.
  *
  *   bun bench/native-lines.ts [--lines=100,1000,5000] [--profile] [--top=15] [--runs=N] [--only=LABEL] [--ubl-only]
@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { compileSchema, runPlan, type Plan, type RuleProfile } from "../src/native/engine.ts";
 import { readXml } from "../src/native/xml-reader.ts";
 import { readRuleSource } from "../src/native/source.ts";
-import { multiplyLines } from "./lines";
+import { multiplyCiiLines, multiplyLines } from "./lines";
 import { LINES_SOURCE } from "./validation";
 
 const RULESETS = join(import.meta.dir, "..", "..", "shared", "rulesets");
@@ -47,16 +47,6 @@ const sizes = (args.get("lines") ?? "100,1000,5000").split(",").map(Number);
 const profiling = args.has("profile");
 const top = Number(args.get("top") ?? 15);
 const only = args.get("only") ?? "";
-
-const CII_LINE = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g;
-
-function multiplyCiiLines(source: string, count: number): string {
-  const lines = source.match(CII_LINE)!;
-  const made = Array.from({ length: count }, (_, i) => lines[i % lines.length].replace(/(<ram:LineID>)[^<]*/, `$1${i + 1}`));
-  const first = source.indexOf(lines[0]);
-  const last = source.lastIndexOf(lines[lines.length - 1]) + lines[lines.length - 1].length;
-  return source.slice(0, first) + made.join("\n        ") + source.slice(last);
-}
 
 const ms = (value: number) => value.toFixed(value < 10 ? 2 : 0).padStart(7);
 /** Enough runs for a stable mean without spending minutes on the big documents. */

@@ -26,6 +26,14 @@ export function saxonHeMissing(): string | null {
   return null;
 }
 
+/** What `net.sf.saxon.Version` says (e.g. "SAXON-HE 9.9.1.5J from Saxonica") and the JVM's version line. */
+export function saxonHeVersion(): string {
+  const saxon = Bun.spawnSync(["java", "-cp", JAR, "net.sf.saxon.Version"], { stderr: "pipe" });
+  const java = Bun.spawnSync(["java", "-version"], { stderr: "pipe" });
+  const first = (r: typeof saxon) => (r.stdout.toString() + r.stderr.toString()).trim().split("\n")[0];
+  return `${first(saxon)} on ${first(java)}`;
+}
+
 export async function timeOnSaxonHe(jobs: SaxonJob[], boundSeconds: number): Promise<SaxonTimes> {
   const dir = mkdtempSync(join(tmpdir(), "bench-saxon-"));
   try {

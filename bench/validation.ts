@@ -5,7 +5,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { load, type LoadResult } from "./http";
+import { load, paced, type LoadResult } from "./http";
+import { TARGETS } from "./targets";
 import type { TimedJob, TimedLayer } from "./timed-validate";
 
 const CORPUS = join(import.meta.dir, "..", "..", "shared", "corpus");
@@ -48,27 +49,56 @@ export interface HttpFigure {
   result: LoadResult;
   /** Why an answer was not the expected verdict, when one was not. */
   mismatch?: string;
+  /** The rule files the first answer names (`key/version` of its schematron artifacts). */
+  ruleFiles: string[];
+}
+
+/** Request i of a load: POST /v1/validate of `document` with the key i spreads to. */
+export function validatePoster(base: string, keys: string[], document: BenchDocument): (i: number) => Promise<Response> {
+  const body = readFileSync(document.file);
+  const type = document.file.endsWith(".pdf") ? "application/pdf" : "application/xml";
+  return (i) => fetch(`${base}/v1/validate`, { method: "POST", headers: { "x-api-key": keys[i % keys.length], "content-type": type }, body });
 }
 
 /**
  * `concurrency` clients post `document` for `seconds` (at most `maxRequests`), spread over `keys`
- * so no burst limit is met.
+ * so no burst limit is met, after `warmups` requests one at a time (the first checks the answer).
+ * Bun's fetch keeps connections alive: one client makes its requests on one connection.
  */
-export async function validateOverHttp(base: string, keys: string[], document: BenchDocument, concurrency: number, seconds: number, maxRequests: number): Promise<HttpFigure> {
-  const body = readFileSync(document.file);
-  const post = (i: number) =>
-    fetch(`${base}/v1/validate`, {
-      method: "POST",
-      headers: { "x-api-key": keys[i % keys.length], "content-type": document.file.endsWith(".pdf") ? "application/pdf" : "application/xml" },
-      body,
-    });
+export async function validateOverHttp(base: string, keys: string[], document: BenchDocument, concurrency: number, seconds: number, maxRequests: number, warmups = 1): Promise<HttpFigure> {
+  const post = validatePoster(base, keys, document);
   const check = await post(0);
-  const answer = (await check.json()) as { data?: { valid: boolean; profileDetected?: string } };
+  const answer = (await check.json()) as { data?: { valid: boolean; profileDetected?: string; rulesetArtifacts?: { key: string; version: string }[] } };
   const mismatch =
     check.status !== 200 || answer.data?.valid !== (document.valid ?? true) || answer.data.profileDetected !== document.profile
       ? `status ${check.status}, valid ${answer.data?.valid}, profile ${answer.data?.profileDetected}`
       : undefined;
-  return { document, result: await load(post, concurrency, seconds, maxRequests), mismatch };
+  const ruleFiles = (answer.data?.rulesetArtifacts ?? []).filter((a) => a.key.endsWith("_schematron")).map((a) => `${a.key}/${a.version}`);
+  for (let i = 1; i < warmups; i++) await (await post(i)).arrayBuffer();
+  return { document, result: await load(post, concurrency, seconds, maxRequests), mismatch, ruleFiles };
+}
+
+export const VALIDATE_SECONDS = 6;
+/** The typical invoice's latency is measured at half the throughput target, for this long. */
+export const PACED_PER_SECOND = TARGETS.perSecond / 2;
+export const PACED_SECONDS = 10;
+
+/**
+ * The validate loads of the bench's first server, in order (bench/memory-phases.ts replays them):
+ * `sequential` one request at a time, service warm (a few hundred typical requests first, a few of
+ * each large document so every worker has run it); each of `profiles` with `clients` concurrent
+ * clients; then the first profile's document paced at `PACED_PER_SECOND`, an open loop.
+ */
+export async function validateLoads(base: string, keys: string[], sequential: (BenchDocument & { lines: number })[], profiles: BenchDocument[], clients: number) {
+  const sequentialFigures: HttpFigure[] = [];
+  for (const document of sequential) {
+    const large = document.lines > 100;
+    sequentialFigures.push(await validateOverHttp(base, keys, document, 1, large ? 15 : VALIDATE_SECONDS, large ? 100 : 2000, large ? clients : 200));
+  }
+  const throughputFigures: HttpFigure[] = [];
+  for (const document of profiles) throughputFigures.push(await validateOverHttp(base, keys, document, clients, VALIDATE_SECONDS, keys.length * 100));
+  const pacedFigure = profiles.length ? await paced(validatePoster(base, keys, profiles[0]), PACED_PER_SECOND, PACED_SECONDS, PACED_PER_SECOND * PACED_SECONDS) : undefined;
+  return { sequentialFigures, throughputFigures, pacedFigure };
 }
 
 export interface TimedFigure {
@@ -97,6 +127,9 @@ export async function timeInProcess(job: TimedJob, boundSeconds: number): Promis
 
 /** The stylesheet Saxon-HE runs for a layer: the file its SEF was compiled from. */
 export const xslPath = (layer: TimedLayer) => join(RULESETS_BUILD, layer.xslt);
+
+/** A layer's rule file as an answer's artifacts name it (`key/version`). */
+export const ruleFileOf = (layer: TimedLayer) => layer.entry.split("/").slice(0, 2).join("/");
 
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
