@@ -189,7 +189,7 @@ export function rememberLastNode(expr: Expr, scope: Scope, compile: () => Evalua
       evaluate: (focus, runtime) => {
         const item = focus.item;
         if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
-        const values = session.runValues(runtime.globals);
+        const values = session.runValues(runtime.globals).values;
         const last = values[slot] as LastNode | undefined;
         if (last !== undefined && last.item === item) return last.value;
         const value = evaluate(focus, runtime);
@@ -241,14 +241,18 @@ function hoisted(evaluate: Evaluate, rooted: boolean, session: CompileSession): 
   const slot = session.newRunSlot();
   const cached = perRunCache<XNode>();
   return (focus, runtime) => {
+    const run = session.runValues(runtime.globals);
     if (rooted) {
       const item = focus.item;
       // No node as context: `/` raises its error, every time, as before.
       if (!(item instanceof XNode)) return evaluate(focus, runtime);
       const document = runtime.document;
       if (document.nodes[item.order] !== item) return cached(item.root(), evaluate, focus, runtime);
+      // A run judges one document; a caller reusing its globals for another gets that tree's own values.
+      if (run.document === undefined) run.document = document;
+      else if (run.document !== document) return cached(document.node, evaluate, focus, runtime);
     }
-    const values = session.runValues(runtime.globals);
+    const values = run.values;
     let value = values[slot] as Sequence | undefined;
     if (value === undefined) values[slot] = value = evaluate(focus, runtime);
     return value;

@@ -5,6 +5,7 @@
  * compiler keeps outlives the plan or carries over from one test into the next.
  */
 import type { Evaluate, Frame } from "./context.ts";
+import type { XDocument } from "./document.ts";
 import { RegexCache } from "./regex.ts";
 
 /** A scope's namespace bindings: identical expressions mean the same only under the same bindings. */
@@ -20,19 +21,25 @@ export class CompileSession {
   /** Shared by every rule of the plan: the patterns are the rules' literals. */
   readonly regexes = new RegexCache();
   /** Per run (told apart by its globals frame, held weakly), what hoisted and remembered expressions keep, by slot. */
-  private readonly runs = new WeakMap<Frame, unknown[]>();
+  private readonly runs = new WeakMap<Frame, RunValues>();
   private slots = 0;
 
-  /** A slot for one hoisted expression's value in every run (see `hoisted` in hoist.ts). */
+  /** A slot for one expression's value in every run (see `hoisted` and `rememberLastNode` in hoist.ts). */
   newRunSlot(): number {
     return this.slots++;
   }
 
-  /** The hoisted values of the run whose globals frame this is, empty at its first call. */
-  runValues(globals: Frame): unknown[] {
-    let values = this.runs.get(globals);
+  /** The values of the run whose globals frame this is, empty at its first call. */
+  runValues(globals: Frame): RunValues {
+    let run = this.runs.get(globals);
     // Filled with undefined, so the engine keeps a dense array however the slots are first written.
-    if (!values) this.runs.set(globals, (values = new Array<unknown>(this.slots).fill(undefined)));
-    return values;
+    if (!run) this.runs.set(globals, (run = { document: undefined, values: new Array<unknown>(this.slots).fill(undefined) }));
+    return run;
   }
+}
+
+export interface RunValues {
+  /** The tree the run's values of expressions reading `/` belong to: the first one such a value was computed for. */
+  document: XDocument | undefined;
+  values: unknown[];
 }
