@@ -46,3 +46,35 @@ export interface SequenceType {
   item: string;
   occurrence: "" | "?" | "*" | "+";
 }
+
+/** The expressions directly inside `expr`: operands, arguments, steps, predicates, bindings. */
+export function subexpressions(expr: Expr): Expr[] {
+  switch (expr.kind) {
+    case "literal":
+    case "var":
+    case "context":
+    case "root":
+      return [];
+    case "sequence":
+      return expr.items;
+    case "path":
+      return expr.steps;
+    case "step":
+      return expr.predicates;
+    case "filter":
+      return [expr.base, ...expr.predicates];
+    case "call":
+      return expr.args;
+    case "binary":
+      return [expr.left, expr.right];
+    case "unary":
+    case "cast":
+    case "instance":
+      return [expr.operand];
+    case "if":
+      return [expr.condition, expr.then, expr.else];
+    case "for":
+    case "quantified":
+      return [...expr.bindings.map((binding) => binding.value), expr.body];
+  }
+}

@@ -4,7 +4,7 @@
  * literal values. Evaluation is then a tree of direct calls with no name lookups.
  */
 import { Kind, XNode, type XDocument } from "./document.ts";
-import type { Expr } from "./ast.ts";
+import { subexpressions, type Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
 import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, hasChildNode, REVERSE_AXES, type CompiledTest } from "./axes.ts";
@@ -236,52 +236,11 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
  */
 function askedOfANode(expr: Expr): boolean {
   const operands = expr.kind === "call" ? expr.args : expr.kind === "cast" ? [expr.operand] : null;
-  return operands !== null && operands.some(navigates) && !readsPosition(expr) && !callsCurrent(expr);
-}
-
-/** Whether the expression walks the tree (an axis step or a path somewhere in it). */
-function navigates(expr: Expr): boolean {
-  switch (expr.kind) {
-    case "step":
-    case "path":
-    case "filter":
-      return true;
-    case "call":
-      return expr.args.some(navigates);
-    case "cast":
-    case "unary":
-      return navigates(expr.operand);
-    default:
-      return false;
-  }
+  return operands !== null && operands.some(worthHoisting) && !readsPosition(expr) && !callsCurrent(expr);
 }
 
 function callsCurrent(expr: Expr): boolean {
-  switch (expr.kind) {
-    case "call":
-      return expr.name === "current" || expr.name === "fn:current" || expr.args.some(callsCurrent);
-    case "path":
-      return expr.steps.some(callsCurrent);
-    case "step":
-      return expr.predicates.some(callsCurrent);
-    case "filter":
-      return callsCurrent(expr.base) || expr.predicates.some(callsCurrent);
-    case "sequence":
-      return expr.items.some(callsCurrent);
-    case "binary":
-      return callsCurrent(expr.left) || callsCurrent(expr.right);
-    case "unary":
-    case "cast":
-    case "instance":
-      return callsCurrent(expr.operand);
-    case "if":
-      return callsCurrent(expr.condition) || callsCurrent(expr.then) || callsCurrent(expr.else);
-    case "for":
-    case "quantified":
-      return expr.bindings.some((binding) => callsCurrent(binding.value)) || callsCurrent(expr.body);
-    default:
-      return false;
-  }
+  return (expr.kind === "call" && (expr.name === "current" || expr.name === "fn:current")) || subexpressions(expr).some(callsCurrent);
 }
 
 function memoByItems(expr: Expr, scope: Scope, slots: readonly number[], rooted: boolean): Evaluate {
