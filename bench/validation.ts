@@ -83,7 +83,7 @@ export const VALIDATE_SECONDS = 6;
 export const PACED_PER_SECOND = TARGETS.perSecond / 2;
 export const PACED_SECONDS = 10;
 /** Untimed seconds at the paced rate before the timed ones. */
-export const PACED_SETTLE_SECONDS = 3;
+export const PACED_SETTLE_SECONDS = 10;
 
 /**
  * The validate loads of the bench's first server, in order (bench/memory-phases.ts replays them):
