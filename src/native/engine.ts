@@ -111,13 +111,14 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
   const resolve = options.documents;
   const documents = resolve && ((href: string) => (opened.has(href) ? opened.get(href) : opened.set(href, resolve(href)).get(href)));
   const scope = () => new Scope(session, namespaces, globalSlots, functions, documents);
+  const matchingScope = () => Object.assign(scope(), { matching: true });
   const globals = globalLets.map((let_) => ({ value: compileXPath(letValue(let_), scope()) }));
   const patterns = schema.patterns.map((pattern) => {
     const rules = pattern.rules.map((rule) => {
       let compiled: CompiledItem[] | undefined;
       const items = () => (compiled ??= compileItems(rule, scope()));
       if (options.eager) items();
-      const context = notMatchingOnError(compilePattern(rule.context, scope()));
+      const context = notMatchingOnError(compilePattern(rule.context, matchingScope()));
       if (schema.visitsAttributes !== false) return { context, items };
       // A traversal of elements only (`apply-templates select="*"`) never offers an attribute to a rule.
       const elementsOnly: MatchPattern = {

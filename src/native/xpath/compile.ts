@@ -224,7 +224,7 @@ export function compile(expr: Expr, scope: Scope): Evaluate {
     const slots = rangeVariables(expr, scope);
     if (slots) return memoByItems(expr, scope, slots, (depends & Depends.Root) !== 0);
   }
-  if ((depends & ~Depends.Root) === Depends.Focus && askedOfANode(expr)) return rememberLastNode(expr, scope, () => compileExpr(expr, scope));
+  if (scope.matching && (depends & ~Depends.Root) === Depends.Focus && askedOfANode(expr)) return rememberLastNode(expr, scope, () => compileExpr(expr, scope));
   if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
   return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
 }

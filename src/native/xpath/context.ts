@@ -70,6 +70,12 @@ export class Scope {
   size = 0;
   /** Set while an expression cached by the items its range variables hold compiles (`perRangeItems` in hoist.ts): its parts need no such cache of their own. */
   inRangeCache = false;
+  /**
+   * Set for the scope of a rule context (a match pattern): the rules of a pattern are tried one after
+   * another on one node, so a function of the node their predicates share is remembered for the last
+   * node (see `rememberLastNode` in hoist.ts); in checks it would cost more than it saves.
+   */
+  matching = false;
   private invariants = 0;
 
   constructor(

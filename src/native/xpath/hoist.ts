@@ -168,11 +168,12 @@ export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate):
 }
 
 /**
- * A function of the context node alone (no variable, position or size), remembered for the last
- * node it was asked about in a run, once the plan writes it in more than one place. Rules tried one
- * after another on one node ask the same thing of it: the CEN VAT rules match every tax category
- * against `[normalize-space(cbc:ID) = 'S']`, then 'Z', 'E' and six more. One entry per run (kept
- * among the run's values, so it goes with the run), where a per-node table cost more than it saved.
+ * A function of the context node alone (no variable, position or size) in rule contexts, remembered
+ * for the last node it was asked about in a run, once the plan writes it in more than one place.
+ * Rules tried one after another on one node ask the same thing of it: the CEN VAT rules match every
+ * tax category against `[normalize-space(cbc:ID) = 'S']`, then 'Z', 'E' and six more. One entry per
+ * run (kept among the run's values, so it goes with the run), where a per-node table cost more than
+ * it saved; checks do not use it (they rarely ask twice in a row, and a miss costs a lookup).
  */
 export function rememberLastNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
