@@ -12,15 +12,31 @@ export const newTransmissionId = () => `txn_${crypto.randomUUID().replaceAll("-"
 /** The row form of an event: its data as the canonical JSON its hash covers. */
 export const storedEvent = (event: ChainEvent): TransmissionEventRow => ({ ...event, data: canonicalJson(event.data) });
 
+/** What a first write may leave out: null until the transmission's kind or a later step sets it. */
+const UNSET = {
+  customizationId: null,
+  processId: null,
+  documentTypeId: null,
+  invoiceNumber: null,
+  deadlineAt: null,
+  verdict: null,
+  idempotencyKey: null,
+  requestSha256: null,
+  nextAttemptAt: null,
+  providerRef: null,
+} satisfies Partial<TransmissionRow>;
+
 type Chosen = Omit<
   TransmissionRow,
-  "id" | "status" | "headHash" | "headSeq" | "leaseOwner" | "leaseUntil" | "attemptCount" | "recipientState" | "escalation" | "billedAt" | "createdAt" | "updatedAt" | "atRisk"
->;
+  "id" | "status" | "headHash" | "headSeq" | "leaseOwner" | "leaseUntil" | "attemptCount" | "recipientState" | "escalation" | "billedAt" | "createdAt" | "updatedAt" | "atRisk" | keyof typeof UNSET
+> &
+  Partial<Pick<TransmissionRow, keyof typeof UNSET>>;
 
 export function firstWrite(first: EventFields, chosen: Chosen): { row: TransmissionRow; event: TransmissionEventRow } {
   const id = newTransmissionId();
   const event = nextEvent(null, id, first);
   const row: TransmissionRow = {
+    ...UNSET,
     ...chosen,
     id,
     status: first.status,

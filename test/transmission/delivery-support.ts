@@ -161,16 +161,7 @@ export async function queueDirectly(storage: Storage, at: Date, queued: { orgId:
     format: "ubl",
     documentSha256: sha256(queued.xml),
     document: queued.xml,
-    customizationId: null,
-    processId: null,
-    documentTypeId: null,
-    invoiceNumber: null,
-    deadlineAt: null,
-    verdict: null,
-    idempotencyKey: null,
-    requestSha256: null,
     nextAttemptAt: at.toISOString(),
-    providerRef: null,
   });
   await storage.transmissions.create(row, event);
   return row.id;

@@ -23,16 +23,6 @@ export async function queueTransmission(storage: Storage, orgId: string, livemod
     format: "ubl",
     documentSha256: "d".repeat(64),
     document: "<Invoice/>",
-    customizationId: null,
-    processId: null,
-    documentTypeId: null,
-    invoiceNumber: null,
-    deadlineAt: null,
-    verdict: null,
-    idempotencyKey: null,
-    requestSha256: null,
-    nextAttemptAt: null,
-    providerRef: null,
   });
   await storage.transmissions.create(row, event);
   return row;
