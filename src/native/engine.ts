@@ -133,7 +133,7 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
       // A rule that does not traverse onwards hides its node's attributes and descendants from the
       // whole pattern: a node is visited only while no visited ancestor fired such a rule. The rule
       // a parent fired is found as for any node, among the rules its name fits, before hiding.
-      const unhidden = indexed(rules.map((rule, i) => ({ ...rule, stops: pattern.rules[i].descends === false })));
+      const unhidden = indexed(rules.map((rule, i) => ({ ...rule, stops: pattern.rules[i].descends === false })), false);
       const stopsAt = new WeakMap<XNode, boolean>();
       const hidden = (node: XNode, runtime: Runtime): boolean => {
         const parent = node.parent;
@@ -150,9 +150,9 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
         rule.context = { ...context, matches: (node, runtime) => !hidden(node, runtime) && context.matches(node, runtime) };
       }
       // Hiding depends on what ancestors fired, not on names alone.
-      return { ...indexed(rules), byPath: undefined };
+      return indexed(rules, false);
     }
-    return indexed(rules);
+    return indexed(rules, true);
   });
   return { globals, patterns, locations: schema.locations ?? "skeleton" };
 }
@@ -253,11 +253,14 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
   return findings;
 }
 
-/** A pattern of `rules`, with the by-name lookup that {@link rulesFor} fills on first use. */
-function indexed(rules: CompiledRule[]): CompiledPattern {
+/**
+ * A pattern of `rules`, with the by-name lookup that {@link rulesFor} fills on first use, and the
+ * by-path one that {@link ruleFor} does where names decide which rules can fire (`byPaths`).
+ */
+function indexed(rules: CompiledRule[], byPaths: boolean): CompiledPattern {
   const keys = new Set<string>();
   for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
-  return { rules, byKey: new Map(), keys, byPath: new Map() };
+  return { rules, byKey: new Map(), keys, ...(byPaths && { byPath: new Map() }) };
 }
 
 /** The rule of `pattern` that fires on `node`: the first whose context matches it. */

@@ -8,7 +8,7 @@
  * The numbers are shared by every document a worker judges. Caller documents choose their names,
  * so the table is bounded: past {@link MAX_PATHS} a new path gets none and is matched rule by rule.
  */
-import { Kind, type XDocument, type XNode } from "./xpath/document.ts";
+import { Kind, UNNUMBERED, type XDocument, type XNode } from "./xpath/document.ts";
 
 /** The name path of the document node. */
 const ROOT = 0;
@@ -16,8 +16,8 @@ const MAX_PATHS = 20_000;
 /** No name path: the node is matched rule by rule. */
 export const NO_PATH = -1;
 
-/** The paths below each path, elements and attributes apart, by namespace and local name. */
-const below: { elements: Map<string, Map<string, number>>; attributes: Map<string, Map<string, number>> }[] = [{ elements: new Map(), attributes: new Map() }];
+/** The paths below each path, by the child's name number (see `nameIdOf`), attributes as its negative. */
+const below: Map<number, number>[] = [new Map()];
 
 /** The name paths of one document's nodes, by order number, found as they are asked for. */
 export class DocumentPaths {
@@ -30,7 +30,7 @@ export class DocumentPaths {
 
   /**
    * The name path of `node` (the document node, an element or an attribute of the document), or
-   * {@link NO_PATH}: for other kinds, a node of another tree, or a full table.
+   * {@link NO_PATH}: for other kinds, a node of another tree, a name left unnumbered, or a full table.
    */
   of(node: XNode): number {
     if (this.document.nodes[node.order] !== node) return NO_PATH;
@@ -38,24 +38,20 @@ export class DocumentPaths {
     if (known !== 0) return known - 1;
     let path = NO_PATH;
     if (node.kind === Kind.Document) path = ROOT;
-    else if ((node.kind === Kind.Element || node.kind === Kind.Attribute) && node.parent) {
+    else if ((node.kind === Kind.Element || node.kind === Kind.Attribute) && node.parent && node.nameId !== UNNUMBERED) {
       const parent = this.of(node.parent);
-      if (parent !== NO_PATH) path = child(parent, node.kind === Kind.Attribute, node.ns, node.local);
+      if (parent !== NO_PATH) path = child(parent, node.kind === Kind.Attribute ? -node.nameId : node.nameId);
     }
     this.paths[node.order] = path + 1;
     return path;
   }
 }
 
-function child(parent: number, attribute: boolean, ns: string, local: string): number {
-  const names = attribute ? below[parent].attributes : below[parent].elements;
-  const found = names.get(ns)?.get(local);
+function child(parent: number, name: number): number {
+  const found = below[parent].get(name);
   if (found !== undefined) return found;
   if (below.length >= MAX_PATHS) return NO_PATH;
-  let locals = names.get(ns);
-  if (!locals) names.set(ns, (locals = new Map()));
-  const path = below.length;
-  below.push({ elements: new Map(), attributes: new Map() });
-  locals.set(local, path);
-  return path;
+  below.push(new Map());
+  below[parent].set(name, below.length - 1);
+  return below.length - 1;
 }

@@ -11,7 +11,7 @@ import { Untyped, type Atomic } from "./atomic.ts";
 import type { Expr } from "./ast.ts";
 import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
-import type { CompileSession } from "./session.ts";
+import type { CompileSession, CountedUses, SessionTables } from "./session.ts";
 import { BUILT_INS } from "./functions.ts";
 import type { Item, Sequence } from "./values.ts";
 
@@ -144,27 +144,14 @@ export function hoist(expr: Expr, scope: Scope, rooted: boolean, compile: () => 
  * only pay for the cache); places are counted as for {@link hoist}.
  */
 export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
-  const key = shareKey(expr, scope);
-  if (key === null) return compile();
-  const tables = scope.session.perNode;
-  let table = tables.get(scope.namespaces);
-  if (!table) tables.set(scope.namespaces, (table = new Map()));
-  let entry = table.get(key);
-  if (!entry) {
-    const evaluate = compile();
+  return shareCounted(scope.session.perNode, expr, scope, compile, (evaluate, shared) => {
     const cached = perRunCache<XNode>();
-    const shared: { uses: number; evaluate: Evaluate } = {
-      uses: 0,
-      evaluate: (focus, runtime) => {
-        const item = focus.item;
-        if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
-        return cached(item, evaluate, focus, runtime);
-      },
+    return (focus, runtime) => {
+      const item = focus.item;
+      if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
+      return cached(item, evaluate, focus, runtime);
     };
-    table.set(key, (entry = shared));
-  }
-  entry.uses++;
-  return entry.evaluate;
+  });
 }
 
 /**
@@ -176,41 +163,49 @@ export function hoistPerNode(expr: Expr, scope: Scope, compile: () => Evaluate):
  * it saved; checks do not use it (they rarely ask twice in a row, and a miss costs a lookup).
  */
 export function rememberLastNode(expr: Expr, scope: Scope, compile: () => Evaluate): Evaluate {
-  const key = shareKey(expr, scope);
-  if (key === null) return compile();
   const session = scope.session;
-  let table = session.lastNode.get(scope.namespaces);
-  if (!table) session.lastNode.set(scope.namespaces, (table = new Map()));
-  let entry = table.get(key);
-  if (!entry) {
-    const evaluate = compile();
+  return shareCounted(session.lastNode, expr, scope, compile, (evaluate, shared) => {
     const slot = session.newRunSlot();
-    const shared: { uses: number; evaluate: Evaluate } = {
-      uses: 0,
-      evaluate: (focus, runtime) => {
-        const item = focus.item;
-        if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
-        const values = session.runValues(runtime.globals).values;
-        const last = values[slot] as LastNode | undefined;
-        if (last !== undefined && last.item === item) return last.value;
-        const value = evaluate(focus, runtime);
-        if (last === undefined) values[slot] = { item, value } as LastNode as never;
-        else {
-          last.item = item;
-          last.value = value;
-        }
-        return value;
-      },
+    return (focus, runtime) => {
+      const item = focus.item;
+      if (shared.uses < 2 || !(item instanceof XNode)) return evaluate(focus, runtime);
+      const values = session.runValues(runtime.globals).values;
+      const last = values[slot] as LastNode | undefined;
+      if (last !== undefined && last.item === item) return last.value;
+      const value = evaluate(focus, runtime);
+      if (last === undefined) values[slot] = { item, value } satisfies LastNode;
+      else {
+        last.item = item;
+        last.value = value;
+      }
+      return value;
     };
-    table.set(key, (entry = shared));
-  }
-  entry.uses++;
-  return entry.evaluate;
+  });
 }
 
 interface LastNode {
   item: XNode;
   value: Sequence;
+}
+
+/**
+ * One compiled cache of `expr` per share key in `tables`, counting the places that use it (one use
+ * would only pay for the cache: `cache` reads the count at each call); `compile` alone where the
+ * expression cannot be shared.
+ */
+function shareCounted(tables: SessionTables, expr: Expr, scope: Scope, compile: () => Evaluate, cache: (evaluate: Evaluate, shared: CountedUses) => Evaluate): Evaluate {
+  const key = shareKey(expr, scope);
+  if (key === null) return compile();
+  let table = tables.get(scope.namespaces);
+  if (!table) tables.set(scope.namespaces, (table = new Map()));
+  let entry = table.get(key);
+  if (!entry) {
+    const shared: CountedUses = { uses: 0, evaluate: () => [] };
+    shared.evaluate = cache(compile(), shared);
+    table.set(key, (entry = shared));
+  }
+  entry.uses++;
+  return entry.evaluate;
 }
 
 /**

@@ -15,9 +15,9 @@ export class CompileSession {
   /** Independent expressions already compiled, by bindings and share key (see `hoist` in hoist.ts). */
   readonly independent = new WeakMap<Bindings, Map<string, Evaluate>>();
   /** Paths cached per context node, likewise, with how many places use each (see `hoistPerNode`). */
-  readonly perNode = new WeakMap<Bindings, Map<string, { uses: number; evaluate: Evaluate }>>();
+  readonly perNode: SessionTables = new WeakMap();
   /** Functions of the context node remembered for the last node, likewise (see `rememberLastNode`). */
-  readonly lastNode = new WeakMap<Bindings, Map<string, { uses: number; evaluate: Evaluate }>>();
+  readonly lastNode: SessionTables = new WeakMap();
   /** Shared by every rule of the plan: the patterns are the rules' literals. */
   readonly regexes = new RegexCache();
   /** Per run (told apart by its globals frame, held weakly), what hoisted and remembered expressions keep, by slot. */
@@ -37,6 +37,15 @@ export class CompileSession {
     return run;
   }
 }
+
+/** A compiled cache shared by the places that write one expression, and how many they are. */
+export interface CountedUses {
+  uses: number;
+  evaluate: Evaluate;
+}
+
+/** Shared compiled caches by bindings and share key. */
+export type SessionTables = WeakMap<Bindings, Map<string, CountedUses>>;
 
 export interface RunValues {
   /** The tree the run's values of expressions reading `/` belong to: the first one such a value was computed for. */
