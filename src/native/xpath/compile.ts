@@ -11,6 +11,7 @@ import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftInvariants } from "./invariants.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
+import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
@@ -60,6 +61,8 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
         return op === "and" ? (focus, runtime) => left(focus, runtime) && right(focus, runtime) : (focus, runtime) => left(focus, runtime) || right(focus, runtime);
       }
       if (op === "=" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
+        const streamed = compileStreamedComparison(expr, scope, compile, readsPosition);
+        if (streamed) return streamed;
         const left = compile(expr.left, scope);
         const right = compile(expr.right, scope);
         const generic: Test = (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
