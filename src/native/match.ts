@@ -12,6 +12,7 @@ import { effectiveBoolean } from "./xpath/values.ts";
 import { fail } from "./xpath/errors.ts";
 import { parseXPath } from "./xpath/parser.ts";
 import { isNumeric } from "./xpath/atomic.ts";
+import { compileNamePredicate } from "./name-predicates.ts";
 
 /** Index keys: an element name key (`{ns}local`), or one of these for nodes of any name. */
 export const ANY_ELEMENT = "*";
@@ -201,7 +202,9 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
       test: compileTest(step.test, step.axis, scope),
       attribute: step.axis === "attribute",
       predicates: step.predicates.map((predicate) =>
-        isBooleanPredicate(predicate) ? { positional: false as const, test: compileBoolean(predicate, scope) } : { positional: true as const, evaluate: compile(predicate, scope) },
+        isBooleanPredicate(predicate)
+          ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope) }
+          : { positional: true as const, evaluate: compile(predicate, scope) },
       ),
       siblings: new WeakMap(),
       separator,
