@@ -266,8 +266,10 @@ function indexed(rules: CompiledRule[], byPaths: boolean): CompiledPattern {
 /** The rule of `pattern` that fires on `node`: the first whose context matches it. */
 function ruleFor(pattern: CompiledPattern, node: XNode, paths: DocumentPaths, runtime: Runtime): CompiledRule | undefined {
   const rules = rulesFor(pattern, node);
-  // One rule is matched directly: its own name test is as quick as finding the path.
-  const byPath = rules.length > 1 ? pattern.byPath : undefined;
+  // A single rule too: CII's long absolute contexts (`/rsm:.../ram:IncludedSupplyChainTradeLineItem/
+  // .../ram:BilledQuantity`) walk every ancestor through the general matcher, where the path's
+  // answer is one map read.
+  const byPath = rules.length > 0 ? pattern.byPath : undefined;
   const path = byPath ? paths.of(node) : NO_PATH;
   if (path === NO_PATH) return firstMatching(rules, node, runtime);
   let fitting = byPath!.get(path);
