@@ -4,7 +4,7 @@
  * which is the order positional predicates count in.
  */
 import { INDEXED_CHILDREN, Kind, nameIdOf, treeOf, UNNUMBERED, XNode, type XDocument } from "./document.ts";
-import type { Axis, NodeTest } from "./ast.ts";
+import type { Axis, Expr, NodeTest } from "./ast.ts";
 import type { Scope } from "./context.ts";
 
 export interface CompiledTest {
@@ -136,6 +136,30 @@ export function childNodes(node: XNode, test: CompiledTest): readonly XNode[] {
   return out ?? NONE;
 }
 
+/** A child or attribute step without predicates, as the depth-first walks ({@link someAlong}) take them. */
+export interface PlainStep {
+  test: CompiledTest;
+  attribute: boolean;
+}
+
+/** `expr` as a {@link PlainStep}; an attribute step only where `attributeAllowed`; null for anything else. */
+export function plainStep(expr: Expr, scope: Scope, attributeAllowed: boolean): PlainStep | null {
+  if (expr.kind !== "step" || expr.predicates.length) return null;
+  if (expr.axis !== "child" && !(attributeAllowed && expr.axis === "attribute")) return null;
+  return { test: compileTest(expr.test, expr.axis, scope), attribute: expr.axis === "attribute" };
+}
+
+/**
+ * Whether `found` holds for some node the child steps `tests` reach from `node`: visited depth
+ * first, so in document order, stopping at the first, and building no sequence on the way.
+ */
+export function someAlong(node: XNode, tests: readonly CompiledTest[], found: (node: XNode) => boolean, at = 0): boolean {
+  if (at === tests.length) return found(node);
+  const children = childNodes(node, tests[at]);
+  for (let i = 0; i < children.length; i++) if (someAlong(children[i], tests, found, at + 1)) return true;
+  return false;
+}
+
 /** The empty result of a step: shared, as sequences are never mutated. */
 const NONE: readonly XNode[] = [];
 
@@ -203,13 +227,17 @@ function namedDescendants(node: XNode, ns: string, local: string, document: XDoc
   return inSubtree(document.named(ns, local), node);
 }
 
-/** The part of a document-ordered list inside `node`'s subtree (itself excluded), by binary search on order numbers. */
+/** The part of a document-ordered list inside `node`'s subtree (itself excluded). */
 function inSubtree(list: readonly XNode[], node: XNode): readonly XNode[] {
   if (list.length === 0) return list;
-  if (node.kind === Kind.Document) return list;
-  const from = lowerBound(list, node.order + 1);
-  const to = lowerBound(list, node.end + 1);
+  const [from, to] = subtreeBounds(list, node);
   return from === 0 && to === list.length ? list : list.slice(from, to);
+}
+
+/** Where the nodes of a document-ordered list inside `node`'s subtree (itself excluded) are, `[from, to)`, by binary search on order numbers. */
+export function subtreeBounds(list: readonly XNode[], node: XNode): [number, number] {
+  if (node.kind === Kind.Document) return [0, list.length];
+  return [lowerBound(list, node.order + 1), lowerBound(list, node.end + 1)];
 }
 
 /** Where a node of `order` is, or would be, in `list` (nodes in document order): the first index not before it. */

@@ -7,7 +7,21 @@ import { Kind, treeOf, XNode, type XDocument } from "./document.ts";
 import { subexpressions, type Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
-import { axisNodes, childNodes, childrenOfAll, compileTest, descendantAttributes, documentOrder, hasChildNode, lowerBound, REVERSE_AXES, type CompiledTest } from "./axes.ts";
+import {
+  axisNodes,
+  childNodes,
+  childrenOfAll,
+  compileTest,
+  descendantAttributes,
+  documentOrder,
+  hasChildNode,
+  plainStep,
+  REVERSE_AXES,
+  someAlong,
+  subtreeBounds,
+  type CompiledTest,
+  type PlainStep,
+} from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftInvariants } from "./invariants.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
@@ -128,18 +142,6 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
   return (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
 }
 
-/** A child or attribute step without predicates, as {@link compileChildPathExists} walks it. */
-interface PlainStep {
-  test: CompiledTest;
-  attribute: boolean;
-}
-
-function plainStep(expr: Expr, scope: Scope, attributeAllowed: boolean): PlainStep | null {
-  if (expr.kind !== "step" || expr.predicates.length) return null;
-  if (expr.axis !== "child" && !(attributeAllowed && expr.axis === "attribute")) return null;
-  return { test: compileTest(expr.test, expr.axis, scope), attribute: expr.axis === "attribute" };
-}
-
 /**
  * Whether `a/b/c` (child steps without predicates, the last may be an attribute step, the first may
  * be a union `(a | b)`) selects anything from the context node, found depth first, stopping at the
@@ -153,54 +155,51 @@ function compileChildPathExists(expr: Expr, scope: Scope): Test | null {
   const firsts = (head.kind === "sequence" && head.items.length === 1 ? unionSteps(head.items[0]) : [head]).map((step) => plainStep(step, scope, false));
   const rest = tail.map((step, i) => plainStep(step, scope, i === tail.length - 1));
   if (firsts.some((step) => step === null) || rest.some((step) => step === null)) return null;
-  const steps = rest as PlainStep[];
-  const last = steps.length - 1;
-  const along = (node: XNode, at: number): boolean => {
-    const step = steps[at];
-    if (at === last) return step.attribute ? node.attributes.some(step.test.matches) : hasChildNode(node, step.test);
-    for (const child of childNodes(node, step.test)) if (along(child, at + 1)) return true;
-    return false;
-  };
   const starts = (firsts as PlainStep[]).map((step) => step.test);
-  const named = starts.every((test) => test.name) && steps.every((step) => step.test.name) ? steps[last] : null;
-  /**
-   * The same answer read upward from the per-name index: the nodes named like the last step below
-   * the context node, each checked against the steps through its ancestors. Taken when there are
-   * none or no more of them than the first step selects: the names the UBL-CR rules ask for are
-   * mostly absent, where the walk down from an invoice's root visits every line for each of 130
-   * rules; `Invoice[cac:InvoicePeriod/cbc:EndDate]` has a line period per line below the root and
-   * one header period to walk down from. Null when the walk down is cheaper or the node is in no
-   * indexed tree.
-   */
-  const upward = (node: XNode, document: XDocument): boolean | null => {
-    const tree = treeOf(node, document);
-    if (!named || tree.nodes[node.order] !== node) return null;
-    const { ns, local } = named.test.name!;
-    const list = named.attribute ? tree.attributesNamed(ns, local) : tree.named(ns, local);
-    const from = lowerBound(list, node.order + 1);
-    const to = lowerBound(list, node.end + 1);
-    if (to === from) return false;
-    let firsts = 0;
-    for (const test of starts) firsts += childNodes(node, test).length;
-    if (to - from > firsts) return null;
-    candidates: for (let i = from; i < to; i++) {
-      let ancestor = list[i].parent;
-      for (let at = last - 1; at >= 0; at--) {
-        if (!ancestor || !steps[at].test.matches(ancestor)) continue candidates;
-        ancestor = ancestor.parent;
-      }
-      if (ancestor && ancestor.parent === node) for (const test of starts) if (test.matches(ancestor)) return true;
-    }
-    return false;
-  };
+  const steps = rest as PlainStep[];
+  const middle = steps.slice(0, -1).map((step) => step.test);
+  const last = steps[steps.length - 1];
+  const hasLast = last.attribute ? (node: XNode) => node.attributes.some(last.test.matches) : (node: XNode) => hasChildNode(node, last.test);
+  const byName = starts.every((test) => test.name) && steps.every((step) => step.test.name);
   return (focus, runtime) => {
     const node = focus.item;
     if (!(node instanceof XNode)) return fail("XPTY0020", `the context item of an axis step is not a node`);
-    const found = upward(node, runtime.document);
-    if (found !== null) return found;
-    for (const test of starts) for (const child of childNodes(node, test)) if (along(child, 0)) return true;
+    const upward = byName ? existsUpward(node, runtime.document, starts, steps) : null;
+    if (upward !== null) return upward;
+    for (const test of starts) for (const child of childNodes(node, test)) if (someAlong(child, middle, hasLast)) return true;
     return false;
   };
+}
+
+/**
+ * {@link compileChildPathExists}'s answer read upward from the per-name index: the nodes named like
+ * the last step below `node`, each checked against the steps through its ancestors. Taken when there
+ * are none or no more of them than the first step selects: the names the UBL-CR rules ask for are
+ * mostly absent, where the walk down from an invoice's root visits every line for each of 130
+ * rules; `Invoice[cac:InvoicePeriod/cbc:EndDate]` has a line period per line below the root and
+ * one header period to walk down from. Null when the walk down is cheaper or the node is in no
+ * indexed tree.
+ */
+function existsUpward(node: XNode, document: XDocument, starts: readonly CompiledTest[], steps: readonly PlainStep[]): boolean | null {
+  const tree = treeOf(node, document);
+  if (tree.nodes[node.order] !== node) return null;
+  const last = steps.length - 1;
+  const { ns, local } = steps[last].test.name!;
+  const list = steps[last].attribute ? tree.attributesNamed(ns, local) : tree.named(ns, local);
+  const [from, to] = subtreeBounds(list, node);
+  if (to === from) return false;
+  let firsts = 0;
+  for (const test of starts) firsts += childNodes(node, test).length;
+  if (to - from > firsts) return null;
+  candidates: for (let i = from; i < to; i++) {
+    let ancestor = list[i].parent;
+    for (let at = last - 1; at >= 0; at--) {
+      if (!ancestor || !steps[at].test.matches(ancestor)) continue candidates;
+      ancestor = ancestor.parent;
+    }
+    if (ancestor && ancestor.parent === node) for (const test of starts) if (test.matches(ancestor)) return true;
+  }
+  return false;
 }
 
 /** The steps of a union of steps `a | b | ...`, or the expression itself when it is no union. */

@@ -17,7 +17,7 @@
  */
 import { XNode } from "./document.ts";
 import type { Expr } from "./ast.ts";
-import { childNodes, compileTest, type CompiledTest } from "./axes.ts";
+import { childNodes, plainStep, someAlong, type PlainStep } from "./axes.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
 import { fail } from "./errors.ts";
 import { dependence, Depends } from "./hoist.ts";
@@ -40,53 +40,34 @@ export function compileStreamedComparison(
   if (expr.kind !== "binary" || expr.right.kind !== "literal" || expr.left.kind !== "path") return null;
   const op = expr.op as ComparisonOp;
   const steps = expr.left.steps;
-  const walk = steps.slice(0, -1).map((step) => childStep(step, scope));
+  const walk = steps.slice(0, -1).map((step) => plainStep(step, scope, false));
   if (!walk.length || walk.some((step) => step === null) || !(dependence(expr.left, scope) & Depends.Focus)) return null;
-  const tests = walk as CompiledTest[];
+  const tests = (walk as PlainStep[]).map((step) => step.test);
   const lastExpr = steps[steps.length - 1];
-  const lastChild = childStep(lastExpr, scope);
-  const lastAttribute = lastChild ? null : attributeStep(lastExpr, scope);
-  const lastValue = lastChild || lastAttribute || !atomicCall(lastExpr, readsPosition) ? null : compile(lastExpr, scope);
-  if (!lastChild && !lastAttribute && !lastValue) return null;
+  const last = plainStep(lastExpr, scope, true);
+  const lastValue = last || !atomicCall(lastExpr, readsPosition) ? null : compile(lastExpr, scope);
+  if (!last && !lastValue) return null;
   const literal = compile(expr.right, scope);
+  // The rules' commonest form, `= 'literal'` on nodes: an untyped node compares as its string value.
+  const text = typeof expr.right.value === "string" && (op === "=" || op === "!=") ? expr.right.value : null;
+  const equal = op === "=";
 
   return (focus, runtime) => {
     const node = focus.item;
     if (!(node instanceof XNode)) return fail("XPTY0020", "the context item of an axis step is not a node");
-    const right = atomize(literal(focus, runtime)[0]);
-    // The rules' commonest form, `= 'literal'` on nodes: an untyped node compares as its string value.
-    const text = typeof right === "string" && (op === "=" || op === "!=") ? right : null;
-    const equal = op === "=";
+    const right = text ?? atomize(literal(focus, runtime)[0]);
     const compares = (item: Item): boolean =>
       text !== null && item instanceof XNode ? (item.stringValue() === text) === equal : generalCompare(atomize(item), right, op);
-    const from = (parent: XNode, at: number): boolean => {
-      const below = childNodes(parent, tests[at]);
-      for (let i = 0; i < below.length; i++) {
-        const child = below[i];
-        if (at + 1 < tests.length) {
-          if (from(child, at + 1)) return true;
-        } else if (lastChild) {
-          const leaves = childNodes(child, lastChild);
-          for (let j = 0; j < leaves.length; j++) if (compares(leaves[j])) return true;
-        } else if (lastAttribute) {
-          for (const attribute of child.attributes) if (lastAttribute.matches(attribute) && compares(attribute)) return true;
-        } else {
-          const values = lastValue!({ item: child, position: 1, size: 1 }, runtime);
-          for (let j = 0; j < values.length; j++) if (compares(values[j])) return true;
-        }
+    return someAlong(node, tests, (parent) => {
+      if (last?.attribute) {
+        for (const attribute of parent.attributes) if (last.test.matches(attribute) && compares(attribute)) return true;
+        return false;
       }
+      const items = last ? childNodes(parent, last.test) : lastValue!({ item: parent, position: 1, size: 1 }, runtime);
+      for (let i = 0; i < items.length; i++) if (compares(items[i])) return true;
       return false;
-    };
-    return from(node, 0);
+    });
   };
-}
-
-function childStep(expr: Expr, scope: Scope): CompiledTest | null {
-  return expr.kind === "step" && expr.axis === "child" && !expr.predicates.length ? compileTest(expr.test, "child", scope) : null;
-}
-
-function attributeStep(expr: Expr, scope: Scope): CompiledTest | null {
-  return expr.kind === "step" && expr.axis === "attribute" && !expr.predicates.length ? compileTest(expr.test, "attribute", scope) : null;
 }
 
 function atomicCall(expr: Expr, readsPosition: (expr: Expr) => boolean): boolean {
