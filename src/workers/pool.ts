@@ -8,6 +8,7 @@ import type { ConvertOrder, Converted } from "../convert/convert";
 import type { InspectOrder, Inspection } from "../transmission/inspect";
 import type { TemplateDefinitionInput } from "../pdf/design";
 import { WorkerThread } from "./worker-thread";
+import { workerAssets } from "../assets/bundle";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
@@ -38,8 +39,10 @@ export interface PoolOptions {
 }
 
 // smol: a collector that runs sooner, so hybrid PDF validations (pdf-lib garbage) peak lower, at no
-// measurable cost in validations per second.
-const startWorker = () => new Worker(new URL("./worker-main.ts", import.meta.url).href, { smol: true });
+// measurable cost in validations per second. `workerData` shares the ruleset bundle's bytes (see
+// assets/bundle.ts): Bun's Worker takes it as node:worker_threads does, though bun-types omits it.
+export const engineWorkerOptions = () => ({ smol: true, workerData: workerAssets() }) as Bun.WorkerOptions;
+const startWorker = () => new Worker(new URL("./worker-main.ts", import.meta.url).href, engineWorkerOptions());
 
 interface Slot {
   /** Absent after its worker failed to load, until a job after `restartDelayMs` starts another. */
