@@ -14,7 +14,8 @@ import {
 import * as libxml2 from "libxml2-wasm/lib/libxml2.mjs";
 import { decodeForScan, readProlog } from "../syntax/detect.ts";
 import { FINDINGS_PER_RULE } from "./finding-caps.ts";
-import { XSD_SCHEMAS, type XsdSchemaId } from "../profiles/schemas.ts";
+import { XSD_COMPILED_TOGETHER, XSD_SCHEMAS, type XsdSchemaId } from "../profiles/schemas.ts";
+import { sniffEncoding } from "../syntax/decode.ts";
 import type { XsdEngine, XsdFinding, XsdOutcome, XsdStatus } from "./xsd-schemas.ts";
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
 
@@ -192,6 +193,43 @@ function hasDoctype(bytes: Uint8Array): boolean {
 
 const bytesOf = (file: Uint8Array | string) => (typeof file === "string" ? new TextEncoder().encode(file) : file);
 
+// --- roots compiled together ------------------------------------------------------------------
+// A shared validator holds the global declarations of every root of its group. Against it, a
+// document gets its own root's verdict unless the validation looks up a global component by a name
+// in another root's namespace: an element under a lax or strict wildcard (UBL's extension content),
+// an xsi:type, or another root element. Each needs that namespace declared in the document, written
+// out or hidden behind a character reference (DTDs, which could default one, are refused). A
+// document showing neither is judged by the shared validator; any other by its root's own, compiled
+// the first time such a document comes. The search reads bytes, so it answers only for
+// ASCII-compatible encodings; a document in another goes to its root's own validator too.
+
+interface SharedRoots {
+  /** Each root's target namespace, as the bytes a document would spell it with. */
+  namespaces: ReadonlyMap<XsdSchemaId, Buffer>;
+  validator?: XsdValidator;
+}
+
+const CHARACTER_REFERENCE = Buffer.from("&#");
+
+function sharedRoots(): Map<XsdSchemaId, SharedRoots> {
+  const byRoot = new Map<XsdSchemaId, SharedRoots>();
+  for (const group of XSD_COMPILED_TOGETHER) {
+    const shared: SharedRoots = { namespaces: new Map(Object.entries(group).map(([id, ns]) => [id as XsdSchemaId, Buffer.from(ns!)])) };
+    for (const id of shared.namespaces.keys()) byRoot.set(id, shared);
+  }
+  return byRoot;
+}
+
+/** Whether judging `bytes` against `schema` could see another root's declarations in a shared validator. */
+function mayMeetOtherRoots(bytes: Uint8Array, schema: XsdSchemaId, shared: SharedRoots): boolean {
+  const { encoding } = sniffEncoding(bytes);
+  if (encoding !== undefined && encoding !== "UTF-8") return true;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (text.includes(CHARACTER_REFERENCE)) return true;
+  for (const [id, namespace] of shared.namespaces) if (id !== schema && text.includes(namespace)) return true;
+  return false;
+}
+
 // --- engine -----------------------------------------------------------------------------------
 
 export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): CappedXsdEngine {
@@ -214,16 +252,35 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
     };
   };
 
-  function compile(id: XsdSchemaId): XsdValidator {
-    const existing = compiled.get(id);
-    if (existing) return existing;
-    const entry = XSD_SCHEMAS[id];
-    const validator = withResolver(schemaResolver(entry), () => {
-      using doc = XmlDocument.fromBuffer(bytesOf(files(entry)), { url: SCHEME + entry, option: SCHEMA_PARSE });
+  const shared = sharedRoots();
+
+  function compileDocument(entry: string, url: string, bytes: Uint8Array): XsdValidator {
+    return withResolver(schemaResolver(entry), () => {
+      using doc = XmlDocument.fromBuffer(bytes, { url, option: SCHEMA_PARSE });
       return XsdValidator.fromDoc(doc);
     });
-    compiled.set(id, validator);
+  }
+
+  function compile(id: XsdSchemaId): XsdValidator {
+    let validator = compiled.get(id);
+    if (!validator) compiled.set(id, (validator = compileDocument(XSD_SCHEMAS[id], SCHEME + XSD_SCHEMAS[id], bytesOf(files(XSD_SCHEMAS[id])))));
     return validator;
+  }
+
+  /** A schema importing every root of the group, beside the first (the catalog is per key and version). */
+  function compileTogether(group: SharedRoots): XsdValidator {
+    const roots = [...group.namespaces.keys()];
+    const imports = roots.map((id) => `<xs:import namespace="${group.namespaces.get(id)}" schemaLocation="${SCHEME}${XSD_SCHEMAS[id]}"/>`);
+    const entry = XSD_SCHEMAS[roots[0]];
+    const wrapper = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports.join("")}</xs:schema>`;
+    return compileDocument(entry, `${SCHEME}${entry.slice(0, entry.lastIndexOf("/"))}/compiled-together.xsd`, bytesOf(wrapper));
+  }
+
+  /** The validator a document is judged by: its root's group's when the document cannot tell, else its root's own. */
+  function validatorFor(schema: XsdSchemaId, bytes: Uint8Array | null): XsdValidator {
+    const group = shared.get(schema);
+    if (!group || (bytes && mayMeetOtherRoots(bytes, schema, group))) return compile(schema);
+    return (group.validator ??= compileTogether(group));
   }
 
   function validate(schema: XsdSchemaId, xml: Uint8Array | string): CappedXsdOutcome {
@@ -235,7 +292,7 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
     if (hasDoctype(bytes)) {
       return outcome("refused", [{ message: "document type declarations (DOCTYPE) are not accepted: DTDs and entity declarations are refused for security" }]);
     }
-    const validator = compile(schema);
+    const validator = validatorFor(schema, bytes);
     return withResolver(denyAll, () => {
       let doc: XmlDocument;
       try {
@@ -256,10 +313,15 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
 
   return {
     validate,
-    warm: (schemas = Object.keys(XSD_SCHEMAS) as XsdSchemaId[]) => schemas.forEach(compile),
+    // What most documents are judged by: a grouped root's shared validator, not its own.
+    warm: (schemas = Object.keys(XSD_SCHEMAS) as XsdSchemaId[]) => schemas.forEach((id) => validatorFor(id, null)),
     dispose: () => {
       for (const v of compiled.values()) v.dispose();
       compiled.clear();
+      for (const group of new Set(shared.values())) {
+        group.validator?.dispose();
+        group.validator = undefined;
+      }
     },
   };
 }

@@ -152,6 +152,48 @@ describe.skipIf(noMirror)("XSD validation over the pinned schemas", () => {
     for (const e of exceptions) expect(e).toMatch(/ZUGFeRD 1\.0|valid CII D16B|namespace value not a URI|FatturaElettronicaSemplificata/);
   }, 120_000);
 
+  describe("roots compiled together (XSD_COMPILED_TOGETHER): the UBL invoice and credit note", () => {
+    // A character reference anywhere (here in a comment after the root) sends a document to its
+    // root's own validator: the same document, judged by both.
+    const toOwnValidator = (bytes: Uint8Array) => Buffer.concat([bytes, Buffer.from("<!--&#-->")]);
+    const ext = (child: string) =>
+      `<ext:UBLExtensions xmlns:ext="urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2"><ext:UBLExtension><ext:ExtensionContent>${child}</ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions>`;
+    const withExtension = (child: string) => new TextDecoder().decode(ublExample).replace("<cbc:CustomizationID", `${ext(child)}<cbc:CustomizationID`);
+
+    test("no document can reach another root's declarations", () => {
+      // UBL's extension content takes any element of another namespace, validated when the schema
+      // declares it (lax): against the shared validator, an empty credit note there breaks its
+      // declaration; against the invoice's own, nothing declares it and it passes.
+      const creditNote = `<cn:CreditNote xmlns:cn="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/>`;
+      expect(engine.validate("ubl-invoice", withExtension(creditNote)).status).toBe("valid");
+      // The namespace hidden behind a character reference.
+      expect(engine.validate("ubl-invoice", withExtension(creditNote.replace("CreditNote-2", "Credit&#78;ote-2"))).status).toBe("valid");
+      // A credit note judged as an invoice has no declaration for its root.
+      const creditNoteFile = readFileSync(`${RULESETS_DIR}en16931_ubl_schematron/1.3.16/examples/ubl-tc434-creditnote1.xml`);
+      expect(engine.validate("ubl-invoice", creditNoteFile).findings[0]?.message).toContain("No matching global declaration");
+      expect(engine.validate("ubl-creditnote", creditNoteFile).status).toBe("valid");
+      validUbl();
+    });
+
+    test.skipIf(noCorpus)("every UBL document of the corpus gets the verdict and findings of its root's own schema", () => {
+      let judged = 0;
+      for (const row of corpusRows()) {
+        if (row.syntax !== "ubl") continue;
+        const bytes = corpusFile(row);
+        if (!bytes) continue;
+        const detection = detect(bytes);
+        const record = detection.record ?? (detection.format === "unknown" ? undefined : fallbackRecord(detection.format));
+        const schema = record && schemaFor(record, detection.documentType);
+        if (schema !== "ubl-invoice" && schema !== "ubl-creditnote") continue;
+        const { status, findings } = engine.validate(schema, bytes);
+        const own = engine.validate(schema, toOwnValidator(bytes));
+        expect({ path: row.path, status, findings }).toEqual({ path: row.path, status: own.status, findings: own.findings });
+        judged++;
+      }
+      expect(judged).toBeGreaterThan(100);
+    }, 120_000);
+  });
+
   test.skipIf(noCorpus)("files the corpus README names as failing the XSD fail here too", () => {
     const cases: [string, XsdSchemaId, string][] = [
       ["simplerinvoicing-testset/NLCIUS-CII/NLCIUS-CII_ok_example.xml", "cii-d16b", "invalid"],
