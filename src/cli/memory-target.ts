@@ -14,11 +14,16 @@ import { memoryTargetMiB } from "../config";
  * and the ruleset bundle (about 60 MiB that never become garbage), and a heap under a quarter of
  * the RAM size may grow to twice its size between collections. So `serve` also lets every heap
  * grow by 30% of its size (20% once it is past half the target) and lets young-generation
- * collections run until the heap is five times the young generation (JavaScriptCore's own bound
- * is three, which below a growth factor of 1.5 turns every young collection into a full one).
- * Measured per load on two workers: peaks 40-90 MiB lower (typical validations 380 -> 325 MiB,
- * 500-line Factur-X EXTENDED generate 500 -> 415), for about 5% more time per typical validation
- * in-process (bench/memory-phases.ts; the collector log, BUN_JSC_logGC=1, shows the cycles).
+ * collections run until the young generation is under 15% of the heap. The bound must stay under
+ * what the growth factor leaves young (f - 1) / f, or every young collection turns into a full one:
+ * JavaScriptCore's own bound, a third, does that below a factor of 1.5, and a fifth did it past
+ * half the target (0.2 / 1.2 is a sixth): once the workers held every profile's rules, the
+ * collector's helper threads took 1.0-1.3 ms of CPU per typical validation over HTTP, 0.1 at 15%,
+ * for 25-40% more validations per second, at the same peak in a replay of the bench's loads
+ * (465 MiB). Measured per load on two workers: peaks 40-90 MiB lower than JavaScriptCore's own
+ * factors (typical validations 380 -> 325 MiB, 500-line Factur-X EXTENDED generate 500 -> 415), for
+ * about 5% more time per typical validation in-process (bench/memory-phases.ts; the collector log,
+ * BUN_JSC_logGC=1, shows the cycles).
  *
  * JavaScriptCore reads these options once, when the process starts, and Bun offers no way to set
  * them later, so `serve` re-executes itself with them set: execve keeps the pid, open descriptors
@@ -34,8 +39,9 @@ export const COLLECTION_POLICY: Readonly<Record<string, string>> = {
   BUN_JSC_smallHeapGrowthFactor: "1.3",
   BUN_JSC_mediumHeapGrowthFactor: "1.3",
   BUN_JSC_largeHeapGrowthFactor: "1.2",
-  // A young collection is followed by a full one once the young generation is under this share of the heap (default 1/3).
-  BUN_JSC_minEdenToOldGenerationRatio: "0.2",
+  // A young collection is followed by a full one once the young generation is under this share of
+  // the heap (default 1/3): below 0.2 / 1.2, so the largest heaps still collect young.
+  BUN_JSC_minEdenToOldGenerationRatio: "0.15",
 };
 
 /** 128 MiB for the HTTP thread and the runtime, 128 MiB per validation worker: 384 on two cores. */

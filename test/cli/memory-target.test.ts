@@ -24,17 +24,26 @@ describe("memory target", () => {
 
   test("the heap options are the RAM size and the collection policy, each unless the environment has it", () => {
     expect(heapOptions(384 * MIB, {})).toEqual({ BUN_JSC_forceRAMSize: String(384 * MIB), ...COLLECTION_POLICY });
-    // Young generations of 0.3 times the live heap, young collections until the heap is five of them: at most 1.5 times live.
     expect(COLLECTION_POLICY).toEqual({
       BUN_JSC_smallHeapGrowthFactor: "1.3",
       BUN_JSC_mediumHeapGrowthFactor: "1.3",
       BUN_JSC_largeHeapGrowthFactor: "1.2",
-      BUN_JSC_minEdenToOldGenerationRatio: "0.2",
+      BUN_JSC_minEdenToOldGenerationRatio: "0.15",
     });
     const { BUN_JSC_smallHeapGrowthFactor: _, ...rest } = heapOptions(384 * MIB, {});
     expect(heapOptions(384 * MIB, { BUN_JSC_smallHeapGrowthFactor: "2" })).toEqual(rest);
     // All set (the re-executed process): nothing is missing, so it does not re-execute again.
     expect(heapOptions(384 * MIB, heapOptions(512 * MIB, {}))).toEqual({});
+  });
+
+  test("every heap still collects young: the young-generation bound is under what each growth factor leaves young", () => {
+    // After a full collection a heap of live size L may reach f * L, so the young generation is
+    // (f - 1) / f of it; a bound at or above that makes every young collection a full one.
+    const bound = Number(COLLECTION_POLICY.BUN_JSC_minEdenToOldGenerationRatio);
+    for (const tier of ["small", "medium", "large"]) {
+      const factor = Number(COLLECTION_POLICY[`BUN_JSC_${tier}HeapGrowthFactor`]);
+      expect({ tier, bound, youngShare: (factor - 1) / factor > bound }).toEqual({ tier, bound, youngShare: true });
+    }
   });
 
   test("the re-executed process runs the same program with the same arguments", () => {
