@@ -31,7 +31,7 @@ export interface XsdOutcome {
 
 export interface XsdEngine {
   validate(schema: XsdSchemaId, xml: Uint8Array | string): XsdOutcome;
-  /** Compiles schemas ahead of the first request (all when none named). */
+  /** Compiles schemas ahead of the first request (all when none named): for roots compiled together, their shared validator, which only a warmed engine uses. */
   warm(schemas?: readonly XsdSchemaId[]): void;
   dispose(): void;
 }

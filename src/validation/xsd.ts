@@ -276,11 +276,21 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
     return compileDocument(entry, `${SCHEME}${entry.slice(0, entry.lastIndexOf("/"))}/compiled-together.xsd`, bytesOf(wrapper));
   }
 
-  /** The validator a document is judged by: its root's group's when the document cannot tell, else its root's own. */
-  function validatorFor(schema: XsdSchemaId, bytes: Uint8Array | null): XsdValidator {
+  /**
+   * The validator a document is judged by: its root's group's when the document cannot tell and
+   * `warm` has compiled it (a worker, judging documents for hours), else its root's own (the
+   * command line's one document, which would wait for every root of the group to compile).
+   */
+  function validatorFor(schema: XsdSchemaId, bytes: Uint8Array): XsdValidator {
     const group = shared.get(schema);
-    if (!group || (bytes && mayMeetOtherRoots(bytes, schema, group))) return compile(schema);
-    return (group.validator ??= compileTogether(group));
+    if (group?.validator && !mayMeetOtherRoots(bytes, schema, group)) return group.validator;
+    return compile(schema);
+  }
+
+  function warmOne(id: XsdSchemaId): void {
+    const group = shared.get(id);
+    if (group) group.validator ??= compileTogether(group);
+    else compile(id);
   }
 
   function validate(schema: XsdSchemaId, xml: Uint8Array | string): CappedXsdOutcome {
@@ -313,8 +323,8 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
 
   return {
     validate,
-    // What most documents are judged by: a grouped root's shared validator, not its own.
-    warm: (schemas = Object.keys(XSD_SCHEMAS) as XsdSchemaId[]) => schemas.forEach((id) => validatorFor(id, null)),
+    // What most documents are then judged by: a grouped root's shared validator, not its own.
+    warm: (schemas = Object.keys(XSD_SCHEMAS) as XsdSchemaId[]) => schemas.forEach(warmOne),
     dispose: () => {
       for (const v of compiled.values()) v.dispose();
       compiled.clear();

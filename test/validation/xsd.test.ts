@@ -160,6 +160,31 @@ describe.skipIf(noMirror)("XSD validation over the pinned schemas", () => {
       `<ext:UBLExtensions xmlns:ext="urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2"><ext:UBLExtension><ext:ExtensionContent>${child}</ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions>`;
     const withExtension = (child: string) => new TextDecoder().decode(ublExample).replace("<cbc:CustomizationID", `${ext(child)}<cbc:CustomizationID`);
 
+    beforeAll(() => engine.warm(["ubl-invoice"]));
+
+    test("a warmed engine judges both roots with one validator; a cold one compiles only the root it needs", () => {
+      const read = new Set<string>();
+      const tracked = createXsdEngine((path) => {
+        read.add(path);
+        return rulesetFile(path);
+      });
+      try {
+        const creditNoteSchema = XSD_SCHEMAS["ubl-creditnote"];
+        // The command line judges one document: its root's schema alone.
+        expect(tracked.validate("ubl-invoice", ublExample).status).toBe("valid");
+        expect(read.has(creditNoteSchema)).toBe(false);
+        // A worker warms at start: both roots in one validator, which judges the next documents.
+        tracked.warm(["ubl-invoice"]);
+        expect(read.has(creditNoteSchema)).toBe(true);
+        read.clear();
+        const creditNoteFile = readFileSync(`${RULESETS_DIR}en16931_ubl_schematron/1.3.16/examples/ubl-tc434-creditnote1.xml`);
+        expect(tracked.validate("ubl-creditnote", creditNoteFile).status).toBe("valid");
+        expect([...read]).toEqual([]);
+      } finally {
+        tracked.dispose();
+      }
+    });
+
     test("no document can reach another root's declarations", () => {
       // UBL's extension content takes any element of another namespace, validated when the schema
       // declares it (lax): against the shared validator, an empty credit note there breaks its
