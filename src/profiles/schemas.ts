@@ -22,14 +22,8 @@ export const XSD_SCHEMAS = {
 export type XsdSchemaId = keyof typeof XSD_SCHEMAS;
 
 /**
- * Root schemas libxml2 compiles into one validator, each with its target namespace. Compiled apart,
- * every root holds its own copy of the component schemas they all import: the UBL credit note's
- * costs 7 MiB of each worker's memory. A document is judged by the shared validator only where it
- * cannot tell the difference (see xsd.ts).
+ * Root schemas libxml2 compiles into one validator. Compiled apart, every root holds its own copy of
+ * the component schemas they all import: the UBL credit note's costs 7 MiB of each worker's memory.
+ * A document is judged by the shared validator only where it cannot tell the difference (see xsd.ts).
  */
-export const XSD_COMPILED_TOGETHER: readonly Partial<Record<XsdSchemaId, string>>[] = [
-  {
-    "ubl-invoice": "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",
-    "ubl-creditnote": "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2",
-  },
-];
+export const XSD_COMPILED_TOGETHER: readonly (readonly XsdSchemaId[])[] = [["ubl-invoice", "ubl-creditnote"]];

@@ -204,30 +204,35 @@ const bytesOf = (file: Uint8Array | string) => (typeof file === "string" ? new T
 // ASCII-compatible encodings; a document in another goes to its root's own validator too.
 
 interface SharedRoots {
-  /** Each root's target namespace, as the bytes a document would spell it with. */
-  namespaces: ReadonlyMap<XsdSchemaId, Buffer>;
-  validator?: XsdValidator;
+  roots: readonly XsdSchemaId[];
+  /** Once `warm` compiled it: the validator, and each root's target namespace (read from its schema). */
+  compiled?: { validator: XsdValidator; namespaces: ReadonlyMap<XsdSchemaId, string> };
 }
-
-const CHARACTER_REFERENCE = Buffer.from("&#");
 
 function sharedRoots(): Map<XsdSchemaId, SharedRoots> {
   const byRoot = new Map<XsdSchemaId, SharedRoots>();
-  for (const group of XSD_COMPILED_TOGETHER) {
-    const shared: SharedRoots = { namespaces: new Map(Object.entries(group).map(([id, ns]) => [id as XsdSchemaId, Buffer.from(ns!)])) };
-    for (const id of shared.namespaces.keys()) byRoot.set(id, shared);
+  for (const roots of XSD_COMPILED_TOGETHER) {
+    const group: SharedRoots = { roots };
+    for (const id of roots) byRoot.set(id, group);
   }
   return byRoot;
 }
 
 /** Whether judging `bytes` against `schema` could see another root's declarations in a shared validator. */
-function mayMeetOtherRoots(bytes: Uint8Array, schema: XsdSchemaId, shared: SharedRoots): boolean {
+function mayMeetOtherRoots(bytes: Uint8Array, schema: XsdSchemaId, namespaces: ReadonlyMap<XsdSchemaId, string>): boolean {
   const { encoding } = sniffEncoding(bytes);
   if (encoding !== undefined && encoding !== "UTF-8") return true;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (text.includes(CHARACTER_REFERENCE)) return true;
-  for (const [id, namespace] of shared.namespaces) if (id !== schema && text.includes(namespace)) return true;
+  if (text.includes("&#")) return true;
+  for (const [id, namespace] of namespaces) if (id !== schema && text.includes(namespace)) return true;
   return false;
+}
+
+/** The `targetNamespace` a pinned root schema declares. */
+function targetNamespace(schema: Uint8Array, entry: string): string {
+  const namespace = /\btargetNamespace\s*=\s*["']([^"']+)["']/.exec(new TextDecoder().decode(schema))?.[1];
+  if (!namespace) throw new Error(`${entry} declares no targetNamespace`);
+  return namespace;
 }
 
 // --- engine -----------------------------------------------------------------------------------
@@ -263,17 +268,21 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
 
   function compile(id: XsdSchemaId): XsdValidator {
     let validator = compiled.get(id);
-    if (!validator) compiled.set(id, (validator = compileDocument(XSD_SCHEMAS[id], SCHEME + XSD_SCHEMAS[id], bytesOf(files(XSD_SCHEMAS[id])))));
+    if (!validator) {
+      const entry = XSD_SCHEMAS[id];
+      compiled.set(id, (validator = compileDocument(entry, SCHEME + entry, bytesOf(files(entry)))));
+    }
     return validator;
   }
 
   /** A schema importing every root of the group, beside the first (the catalog is per key and version). */
-  function compileTogether(group: SharedRoots): XsdValidator {
-    const roots = [...group.namespaces.keys()];
-    const imports = roots.map((id) => `<xs:import namespace="${group.namespaces.get(id)}" schemaLocation="${SCHEME}${XSD_SCHEMAS[id]}"/>`);
+  function compileTogether(roots: readonly XsdSchemaId[]): NonNullable<SharedRoots["compiled"]> {
+    const namespaces = new Map(roots.map((id) => [id, targetNamespace(bytesOf(files(XSD_SCHEMAS[id])), XSD_SCHEMAS[id])]));
+    const imports = roots.map((id) => `<xs:import namespace="${namespaces.get(id)}" schemaLocation="${SCHEME}${XSD_SCHEMAS[id]}"/>`);
     const entry = XSD_SCHEMAS[roots[0]];
     const wrapper = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports.join("")}</xs:schema>`;
-    return compileDocument(entry, `${SCHEME}${entry.slice(0, entry.lastIndexOf("/"))}/compiled-together.xsd`, bytesOf(wrapper));
+    const validator = compileDocument(entry, `${SCHEME}${entry.slice(0, entry.lastIndexOf("/"))}/compiled-together.xsd`, bytesOf(wrapper));
+    return { validator, namespaces };
   }
 
   /**
@@ -282,14 +291,14 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
    * command line's one document, which would wait for every root of the group to compile).
    */
   function validatorFor(schema: XsdSchemaId, bytes: Uint8Array): XsdValidator {
-    const group = shared.get(schema);
-    if (group?.validator && !mayMeetOtherRoots(bytes, schema, group)) return group.validator;
+    const together = shared.get(schema)?.compiled;
+    if (together && !mayMeetOtherRoots(bytes, schema, together.namespaces)) return together.validator;
     return compile(schema);
   }
 
   function warmOne(id: XsdSchemaId): void {
     const group = shared.get(id);
-    if (group) group.validator ??= compileTogether(group);
+    if (group) group.compiled ??= compileTogether(group.roots);
     else compile(id);
   }
 
@@ -329,8 +338,8 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
       for (const v of compiled.values()) v.dispose();
       compiled.clear();
       for (const group of new Set(shared.values())) {
-        group.validator?.dispose();
-        group.validator = undefined;
+        group.compiled?.validator.dispose();
+        group.compiled = undefined;
       }
     },
   };
