@@ -17,7 +17,9 @@ import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, Fit, type MatchPa
 import { DocumentPaths, NO_PATH } from "./name-paths.ts";
 import { readXml } from "./xml-reader.ts";
 import { compileFunctions } from "./xslt-function.ts";
-import { compileTestXPath, compileXPath, type Test } from "./xpath/compile.ts";
+import { compileBoolean, compileXPath, type Test } from "./xpath/compile.ts";
+import { absentAnswer, type AbsentAnswer } from "./xpath/absent-names.ts";
+import { parseXPath } from "./xpath/parser.ts";
 import { Lazy, Scope, type Evaluate, type Frame, type Runtime } from "./xpath/context.ts";
 import { fail, XPathError } from "./xpath/errors.ts";
 import { CompileSession } from "./xpath/session.ts";
@@ -29,6 +31,8 @@ interface CompiledCheck {
   source: string;
   assert: boolean;
   test: Test;
+  /** The test's value on a document lacking a name it needs, answered without running it. */
+  absent: AbsentAnswer | null;
   ruleId: string | null;
   flag: string | null;
   subject: Evaluate;
@@ -189,10 +193,12 @@ function letValue(let_: Let): string {
 }
 
 function compileCheck(check: Check, ruleSubject: string | undefined, scope: Scope): CompiledCheck {
+  const test = parseXPath(check.test);
   return {
     source: check.test,
     assert: check.kind === "assert",
-    test: compileTestXPath(check.test, scope),
+    test: compileBoolean(test, scope),
+    absent: absentAnswer(test, scope),
     ruleId: check.id || null,
     flag: check.flag || null,
     subject: compileXPath(check.subject ?? ruleSubject ?? SELF, scope),
@@ -312,7 +318,9 @@ function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Findin
     }
     const check = item.check;
     const started = profile ? performance.now() : 0;
-    const holds = check.test(focus, runtime) === check.assert;
+    const absent = check.absent;
+    const value = absent !== null && runtime.document.lacksAnyName(absent.ids) ? absent.value : check.test(focus, runtime);
+    const holds = value === check.assert;
     if (profile) charge(profile, check.ruleId ?? check.source, started);
     if (holds) continue;
     const subject = check.subject(focus, runtime);

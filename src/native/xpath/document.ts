@@ -132,6 +132,8 @@ export class XDocument {
   readonly nodes: XNode[];
   /** The last token {@link newMark} handed out. */
   private marks = 0;
+  /** Per name number, whether some element or attribute carries it; built on the first {@link lacksAnyName}. */
+  private carried: Uint8Array | undefined;
 
   constructor(node: XNode, built?: NodeIndex) {
     this.node = node;
@@ -151,6 +153,21 @@ export class XDocument {
   /** Attributes named `{ns}local` in document order. */
   attributesNamed(ns: string, local: string): readonly XNode[] {
     return this.attributesByName.get(ns)?.get(local) ?? NO_NODES;
+  }
+
+  /**
+   * Whether no element or attribute of this tree carries one of the names numbered `ids` (see
+   * {@link nameIdOf}). A name numbered after the tree was read is carried by none of its nodes: they
+   * were numbered as they were read, or left {@link UNNUMBERED} by a full table that stays full.
+   */
+  lacksAnyName(ids: readonly number[]): boolean {
+    let carried = this.carried;
+    if (!carried) {
+      carried = this.carried = new Uint8Array(lastNameId + 1);
+      for (const node of this.nodes) if (node.nameId > 0) carried[node.nameId] = 1;
+    }
+    for (let i = 0; i < ids.length; i++) if (carried[ids[i]] !== 1) return true;
+    return false;
   }
 
   /**
