@@ -11,7 +11,7 @@
  */
 import type { Check, Let, MessagePart, Rule, Schema } from "../schematron/model.ts";
 import type { Finding } from "../schematron/finding.ts";
-import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
+import { Kind, nameKey, UNNUMBERED, XNode, type XDocument } from "./xpath/document.ts";
 import { locatorFor, normalizeMessage, valueOf, type FindingLocator, type LocationStyle } from "./location.ts";
 import { ANY_ATTRIBUTE, ANY_ELEMENT, compilePattern, DOCUMENT, Fit, type MatchPattern } from "./match.ts";
 import { DocumentPaths, NO_PATH } from "./name-paths.ts";
@@ -53,9 +53,11 @@ interface CompiledPattern {
   rules: CompiledRule[];
   /** Rules by index key, in rule order; wildcard rules are merged into each key's list on first use. */
   byKey: Map<string, CompiledRule[]>;
-  /** The same for elements, by namespace and then local name: no key string to build per node. */
-  byName?: Map<string, Map<string, CompiledRule[]>>;
+  /** The same for elements, by name number (see `nameIdOf`): no key string to build or hash per node. */
+  byNameId?: Map<number, CompiledRule[]>;
   keys: Set<string>;
+  /** The element names among the keys, as `[ns, local]`: what {@link candidates} looks up per document. */
+  elementNames: [string, string][];
   /**
    * The rules whose context may match a node of each name path, in rule order, each marked when
    * names alone decide that it does (see {@link Fit}); absent where names do not decide.
@@ -266,7 +268,8 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
 function indexed(rules: CompiledRule[], byPaths: boolean): CompiledPattern {
   const keys = new Set<string>();
   for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
-  return { rules, byKey: new Map(), keys, ...(byPaths && { byPath: new Map() }) };
+  const elementNames = [...keys].filter((key) => key !== DOCUMENT && key !== ANY_ELEMENT && key !== ANY_ATTRIBUTE).map(splitKey);
+  return { rules, byKey: new Map(), keys, elementNames, ...(byPaths && { byPath: new Map() }) };
 }
 
 /** The rule of `pattern` that fires on `node`: the first whose context matches it. */
@@ -350,13 +353,7 @@ function candidates(pattern: CompiledPattern, document: XDocument): readonly XNo
   const lists: (readonly XNode[])[] = [];
   if (keys.has(DOCUMENT)) lists.push([document.node]);
   if (keys.has(ANY_ELEMENT)) lists.push(document.elements);
-  else {
-    for (const key of keys) {
-      if (key === DOCUMENT) continue;
-      const [ns, local] = splitKey(key);
-      lists.push(document.named(ns, local));
-    }
-  }
+  else for (const [ns, local] of pattern.elementNames) lists.push(document.named(ns, local));
   const nonEmpty = lists.filter((list) => list.length);
   if (nonEmpty.length <= 1) return nonEmpty[0] ?? [];
   // Merged by order number, in one pass over the document instead of a sort.
@@ -375,11 +372,12 @@ function splitKey(key: string): [string, string] {
 
 function rulesFor(pattern: CompiledPattern, node: XNode): CompiledRule[] {
   if (node.kind === Kind.Element) {
-    const byName = (pattern.byName ??= new Map());
-    let locals = byName.get(node.ns);
-    if (!locals) byName.set(node.ns, (locals = new Map()));
-    let rules = locals.get(node.local);
-    if (!rules) locals.set(node.local, (rules = rulesForKey(pattern, nameKey(node.ns, node.local), node)));
+    const id = node.nameId;
+    // A name the full table left unnumbered is looked up by its key string.
+    if (id === UNNUMBERED) return rulesForKey(pattern, nameKey(node.ns, node.local), node);
+    const byNameId = (pattern.byNameId ??= new Map());
+    let rules = byNameId.get(id);
+    if (!rules) byNameId.set(id, (rules = rulesForKey(pattern, nameKey(node.ns, node.local), node)));
     return rules;
   }
   return rulesForKey(pattern, node.kind === Kind.Document ? DOCUMENT : ANY_ATTRIBUTE, node);
