@@ -12,7 +12,7 @@
  * documents choose their names.
  */
 import { Kind, XNode } from "./xpath/document.ts";
-import type { Expr } from "./xpath/ast.ts";
+import { functionName, type Expr } from "./xpath/ast.ts";
 import type { Test } from "./xpath/compile.ts";
 import type { Scope } from "./xpath/context.ts";
 
@@ -65,7 +65,7 @@ function readsOnlyName(expr: Expr): boolean {
     case "sequence":
       return expr.items.every(readsOnlyName);
     case "call": {
-      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      const name = functionName(expr.name);
       if (!PURE_FUNCTIONS.has(name)) return false;
       // name() and local-name() of the context node; given an argument, they read another node.
       if (name === "name" || name === "local-name") return expr.args.length === 0;

@@ -205,9 +205,11 @@ const bytesOf = (file: Uint8Array | string) => (typeof file === "string" ? new T
 
 interface SharedRoots {
   roots: readonly XsdSchemaId[];
-  /** Once `warm` compiled it: the validator, and each root's target namespace (read from its schema). */
-  compiled?: { validator: XsdValidator; namespaces: ReadonlyMap<XsdSchemaId, string> };
+  /** Once `warm` compiled it: the validator, and each root's target namespace (read from its schema) as the bytes a document would spell it with. */
+  compiled?: { validator: XsdValidator; namespaces: ReadonlyMap<XsdSchemaId, Buffer> };
 }
+
+const CHARACTER_REFERENCE = Buffer.from("&#");
 
 function sharedRoots(): Map<XsdSchemaId, SharedRoots> {
   const byRoot = new Map<XsdSchemaId, SharedRoots>();
@@ -219,11 +221,11 @@ function sharedRoots(): Map<XsdSchemaId, SharedRoots> {
 }
 
 /** Whether judging `bytes` against `schema` could see another root's declarations in a shared validator. */
-function mayMeetOtherRoots(bytes: Uint8Array, schema: XsdSchemaId, namespaces: ReadonlyMap<XsdSchemaId, string>): boolean {
+function mayMeetOtherRoots(bytes: Uint8Array, schema: XsdSchemaId, namespaces: ReadonlyMap<XsdSchemaId, Buffer>): boolean {
   const { encoding } = sniffEncoding(bytes);
   if (encoding !== undefined && encoding !== "UTF-8") return true;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (text.includes("&#")) return true;
+  if (text.includes(CHARACTER_REFERENCE)) return true;
   for (const [id, namespace] of namespaces) if (id !== schema && text.includes(namespace)) return true;
   return false;
 }
@@ -277,8 +279,8 @@ export function createXsdEngine(files: SchemaFiles, options: XsdOptions = {}): C
 
   /** A schema importing every root of the group, beside the first (the catalog is per key and version). */
   function compileTogether(roots: readonly XsdSchemaId[]): NonNullable<SharedRoots["compiled"]> {
-    const namespaces = new Map(roots.map((id) => [id, targetNamespace(bytesOf(files(XSD_SCHEMAS[id])), XSD_SCHEMAS[id])]));
-    const imports = roots.map((id) => `<xs:import namespace="${namespaces.get(id)}" schemaLocation="${SCHEME}${XSD_SCHEMAS[id]}"/>`);
+    const namespaces = new Map(roots.map((id) => [id, Buffer.from(targetNamespace(bytesOf(files(XSD_SCHEMAS[id])), XSD_SCHEMAS[id]))]));
+    const imports = roots.map((id) => `<xs:import namespace="${namespaces.get(id)!.toString()}" schemaLocation="${SCHEME}${XSD_SCHEMAS[id]}"/>`);
     const entry = XSD_SCHEMAS[roots[0]];
     const wrapper = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports.join("")}</xs:schema>`;
     const validator = compileDocument(entry, `${SCHEME}${entry.slice(0, entry.lastIndexOf("/"))}/compiled-together.xsd`, bytesOf(wrapper));

@@ -11,7 +11,7 @@
  * stop at the first step with predicates; `and` and `or` only through their left operand, which
  * the engine evaluates first and which decides alone.
  */
-import type { Expr } from "./ast.ts";
+import { functionName, type Expr } from "./ast.ts";
 import { compileTest } from "./axes.ts";
 import type { Scope } from "./context.ts";
 import { UNNUMBERED } from "./document.ts";
@@ -35,7 +35,7 @@ export function absentAnswer(expr: Expr, scope: Scope): AbsentAnswer | null {
     }
     case "call": {
       if (expr.args.length !== 1) return null;
-      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      const name = functionName(expr.name);
       if (name === "exists" || name === "boolean") return selection(expr.args[0], scope, false);
       if (name === "empty") return selection(expr.args[0], scope, true);
       if (name === "not") {
@@ -54,7 +54,7 @@ export function absentAnswer(expr: Expr, scope: Scope): AbsentAnswer | null {
 
 /** `value` when the path `expr` selects nothing for want of a name, as `exists`, `empty` and a boolean test read it. */
 function selection(expr: Expr, scope: Scope, value: boolean): AbsentAnswer | null {
-  if (expr.kind === "sequence" && expr.items.length === 1 && expr.items[0].kind === "path") return selection(expr.items[0], scope, value);
+  if (expr.kind === "sequence" && expr.items.length === 1) return selection(expr.items[0], scope, value);
   const steps = expr.kind === "path" ? expr.steps : [expr];
   const ids: number[] = [];
   for (let i = 0; i < steps.length; i++) {

@@ -47,6 +47,11 @@ export interface SequenceType {
   occurrence: "" | "?" | "*" | "+";
 }
 
+/** A function's name as the built-ins are keyed: `fn:not` and `not` are the same function. */
+export function functionName(name: string): string {
+  return name.startsWith("fn:") ? name.slice(3) : name;
+}
+
 /** The expressions directly inside `expr`: operands, arguments, steps, predicates, bindings. */
 export function subexpressions(expr: Expr): Expr[] {
   switch (expr.kind) {

@@ -4,7 +4,7 @@
  * literal values. Evaluation is then a tree of direct calls with no name lookups.
  */
 import { Kind, treeOf, XNode, type XDocument } from "./document.ts";
-import { subexpressions, type Expr } from "./ast.ts";
+import { functionName, subexpressions, type Expr } from "./ast.ts";
 import { parseXPath } from "./parser.ts";
 import { CAST_TARGETS, castAtomic, isNumeric, stringOf, typeName, Untyped } from "./atomic.ts";
 import {
@@ -97,7 +97,7 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       break;
     }
     case "call": {
-      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      const name = functionName(expr.name);
       const [list, needle] = expr.args;
       if (name === "contains" && expr.args.length === 2 && list.kind === "literal" && typeof list.value === "string") {
         const tokens = codeList(list.value);
@@ -209,7 +209,7 @@ function unionSteps(expr: Expr): Expr[] {
 
 /** X in `concat(' ', X, ' ')`, else null. */
 function paddedCode(expr: Expr): Expr | null {
-  if (expr.kind !== "call" || (expr.name !== "concat" && expr.name !== "fn:concat") || expr.args.length !== 3) return null;
+  if (expr.kind !== "call" || functionName(expr.name) !== "concat" || expr.args.length !== 3) return null;
   const [before, code, after] = expr.args;
   const space = (arg: Expr) => arg.kind === "literal" && arg.value === " ";
   return space(before) && space(after) ? code : null;
@@ -275,7 +275,7 @@ function askedOfANode(expr: Expr): boolean {
 }
 
 function callsCurrent(expr: Expr): boolean {
-  return (expr.kind === "call" && (expr.name === "current" || expr.name === "fn:current")) || subexpressions(expr).some(callsCurrent);
+  return (expr.kind === "call" && functionName(expr.name) === "current") || subexpressions(expr).some(callsCurrent);
 }
 
 function memoByItems(expr: Expr, scope: Scope, slots: readonly number[], rooted: boolean): Evaluate {
@@ -396,7 +396,7 @@ function instanceOf(item: Item, type: string): boolean {
 }
 
 function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
-  const name = rawName.startsWith("fn:") ? rawName.slice(3) : rawName;
+  const name = functionName(rawName);
   if (name === "document") {
     const [href] = args;
     if (args.length !== 1 || href.kind !== "literal" || typeof href.value !== "string") fail("XTSE0010", "document() other than with one string literal is not supported natively");
@@ -678,8 +678,10 @@ function readsPosition(expr: Expr): boolean {
     case "root":
     case "step":
       return false;
-    case "call":
-      return expr.name === "position" || expr.name === "last" || expr.name === "fn:position" || expr.name === "fn:last" || expr.args.some(readsPosition);
+    case "call": {
+      const name = functionName(expr.name);
+      return name === "position" || name === "last" || expr.args.some(readsPosition);
+    }
     case "path":
       return readsPosition(expr.steps[0]);
     case "filter":

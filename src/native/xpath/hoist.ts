@@ -8,7 +8,7 @@
  */
 import { XNode } from "./document.ts";
 import { Untyped, type Atomic } from "./atomic.ts";
-import type { Expr } from "./ast.ts";
+import { functionName, type Expr } from "./ast.ts";
 import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
 import type { CompileSession, CountedUses, SessionTables } from "./session.ts";
@@ -49,7 +49,7 @@ export function dependence(expr: Expr, scope: Scope, bound: ReadonlySet<string> 
     case "filter":
       return dependence(expr.base, scope, bound) | inner(expr.predicates, scope, bound);
     case "call": {
-      const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+      const name = functionName(expr.name);
       if (FOCUS_FUNCTIONS.has(name) || (expr.args.length === 0 && !CONSTANT_FUNCTIONS.has(name))) return Depends.Focus;
       return union(expr.args, scope, bound);
     }
@@ -219,7 +219,7 @@ function shareKey(expr: Expr, scope: Scope): string | null {
     if (typeof value !== "object" || value === null || !("kind" in value)) return value;
     const node = value as Expr;
     if (node.kind === "for" || node.kind === "quantified") shareable = false;
-    else if (node.kind === "call" && !BUILT_INS[node.name.startsWith("fn:") ? node.name.slice(3) : node.name]) shareable = false;
+    else if (node.kind === "call" && !BUILT_INS[functionName(node.name)]) shareable = false;
     // Only global here: range variables exist only inside `for`/`some`/`every`, which are not shared.
     else if (node.kind === "var" && shareable) return { var: node.name, slot: scope.resolve(node.name).slot };
     return value;

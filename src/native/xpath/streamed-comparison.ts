@@ -16,7 +16,7 @@
  * is left to be evaluated once per document.
  */
 import { XNode } from "./document.ts";
-import type { Expr } from "./ast.ts";
+import { functionName, type Expr } from "./ast.ts";
 import { childNodes, plainStep, someAlong, type PlainStep } from "./axes.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
 import { fail } from "./errors.ts";
@@ -73,6 +73,6 @@ export function compileStreamedComparison(
 function atomicCall(expr: Expr, readsPosition: (expr: Expr) => boolean): boolean {
   if (expr.kind === "cast") return !readsPosition(expr);
   if (expr.kind !== "call") return false;
-  const name = expr.name.startsWith("fn:") ? expr.name.slice(3) : expr.name;
+  const name = functionName(expr.name);
   return ATOMIC_RESULTS.has(name) && !readsPosition(expr);
 }
