@@ -304,6 +304,7 @@ describe.skipIf(skip)("numeric edge cases: native engine vs Saxon-HE", () => {
   let work = "";
   const documents: Record<Syntax, { name: string; file: string }[]> = { ubl: [], cii: [] };
 
+  // Building the documents takes a few seconds, more on a loaded machine than the default hook timeout.
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), "native-numeric-"));
     for (const [syntax, seedPath] of [["ubl", UBL_SEED], ["cii", CII_SEED]] as const) {
@@ -320,7 +321,7 @@ describe.skipIf(skip)("numeric edge cases: native engine vs Saxon-HE", () => {
         }
       });
     }
-  });
+  }, 60_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
