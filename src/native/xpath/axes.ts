@@ -14,6 +14,8 @@ export interface CompiledTest {
    * per-name index can answer it; `id` is the name's number, {@link UNNUMBERED} when the table was full.
    */
   name?: { ns: string; local: string; id: number };
+  /** Set for an element test of a local name in any namespace (`*:X`), so the per-local-name index can answer it. */
+  anyNamespace?: string;
 }
 
 export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
@@ -32,7 +34,10 @@ export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledT
   const principal = axis === "attribute" ? Kind.Attribute : Kind.Element;
   const ns = test.prefix === null ? null : scope.namespace(test.prefix);
   const local = test.local;
-  if (local === null || ns === null) return { matches: (node) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns) };
+  if (local === null || ns === null) {
+    const matches = (node: XNode) => node.kind === principal && (local === null || node.local === local) && (ns === null || node.ns === ns);
+    return local !== null && principal === Kind.Element ? { matches, anyNamespace: local } : { matches };
+  }
   // The exact name, the usual case, is one integer test, unless the name table was full.
   const id = nameIdOf(ns, local);
   if (id === UNNUMBERED) return { matches: (node) => node.local === local && node.ns === ns && node.kind === principal, name: { ns, local, id } };
@@ -65,6 +70,10 @@ export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document:
       if (test.name) {
         // The index slice is shared, never mutated by callers: sequences are treated as immutable.
         const named = namedDescendants(node, test.name.ns, test.name.local, treeOf(node, document));
+        return out.length ? out.concat(named) : (named as XNode[]);
+      }
+      if (test.anyNamespace !== undefined) {
+        const named = inSubtree(treeOf(node, document).namedInAnyNamespace(test.anyNamespace), node);
         return out.length ? out.concat(named) : (named as XNode[]);
       }
       walkDescendants(node, test, out);

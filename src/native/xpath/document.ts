@@ -132,6 +132,8 @@ export class XDocument {
   readonly nodes: XNode[];
   /** The last token {@link newMark} handed out. */
   private marks = 0;
+  /** {@link namedInAnyNamespace}'s lists, built on first use. */
+  private anyNamespace: Map<string, readonly XNode[]> | undefined;
   /** Per name number, whether some element or attribute carries it; built on the first {@link lacksAnyName}. */
   private carried: Uint8Array | undefined;
 
@@ -148,6 +150,21 @@ export class XDocument {
   /** Elements named `{ns}local` in document order (empty when there are none). */
   named(ns: string, local: string): readonly XNode[] {
     return this.byName.get(ns)?.get(local) ?? NO_NODES;
+  }
+
+  /** Elements of local name `local` in any namespace, in document order; kept per name asked (the rules' literals). */
+  namedInAnyNamespace(local: string): readonly XNode[] {
+    let cached = (this.anyNamespace ??= new Map()).get(local);
+    if (!cached) {
+      const lists: XNode[][] = [];
+      for (const locals of this.byName.values()) {
+        const list = locals.get(local);
+        if (list?.length) lists.push(list);
+      }
+      cached = lists.length === 0 ? NO_NODES : lists.length === 1 ? lists[0] : lists.flat().sort((a, b) => a.order - b.order);
+      this.anyNamespace.set(local, cached);
+    }
+    return cached;
   }
 
   /** Attributes named `{ns}local` in document order. */
