@@ -161,11 +161,14 @@ export class WorkerPool {
     }
   }
 
-  /** An idle slot with a worker, else one whose worker failed to load long enough ago to try again. */
+  /**
+   * An idle slot with a worker, one not collecting its heap first; else one whose worker failed to
+   * load long enough ago to try again.
+   */
   private idleSlot(): Slot {
     const idle = this.slots.filter((s) => !s.busy);
     const due = (s: Slot) => performance.now() - s.failure!.at >= this.restartDelayMs;
-    const slot = idle.find((s) => s.worker) ?? idle.find((s) => !s.worker && due(s));
+    const slot = idle.find((s) => s.worker && !s.worker.collecting) ?? idle.find((s) => s.worker) ?? idle.find((s) => !s.worker && due(s));
     if (slot) return slot;
     const failed = idle.find((s) => !s.worker);
     if (failed) throw failed.failure!.error;

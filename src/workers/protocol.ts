@@ -36,13 +36,15 @@ type Refusal = Pick<DomainError, "status" | "code" | "message" | "details">;
 
 /**
  * Id 0 says the worker has loaded and listens. A generate job asks to spend its unit once its free
- * refusals have passed, and waits for the UnitAnswer before it goes on.
+ * refusals have passed, and waits for the UnitAnswer before it goes on. A worker that collects its
+ * heap after a job's reply says so before the reply and again when done (worker-main.ts).
  */
 export type WorkerReply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; refusal: Refusal }
   | { id: number; ok: false; error: string }
-  | { id: number; asks: "unit" };
+  | { id: number; asks: "unit" }
+  | { id: number; collecting: boolean };
 
 /**
  * A failed job's reply. Error classes do not survive postMessage, so a DomainError travels as its

@@ -19,12 +19,21 @@ const engine = createEngine(rulesetBundle());
 self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
   const message = event.data;
   if (message.kind === "unit") return answered(message);
+  largeDocument = false;
+  let reply: WorkerReply;
   try {
-    self.postMessage({ id: message.id, ok: true, value: await perform(message) } satisfies WorkerReply);
+    reply = { id: message.id, ok: true, value: await perform(message) };
   } catch (error) {
-    self.postMessage(failureReply(message.id, error));
+    reply = failureReply(message.id, error);
   }
-  if (handlesPdf(message) && ++pdfJobs % COLLECT_EVERY === 0) Bun.gc(true);
+  const collect = largeDocument || (handlesPdf(message) && ++pdfJobs % COLLECT_EVERY === 0);
+  // Said before the reply, so the pool knows it before the slot comes free.
+  if (collect) self.postMessage({ id: message.id, collecting: true } satisfies WorkerReply);
+  self.postMessage(reply);
+  if (collect) {
+    collectHeap();
+    self.postMessage({ id: message.id, collecting: false } satisfies WorkerReply);
+  }
 };
 
 async function perform(message: WorkerRequest): Promise<unknown> {
@@ -36,7 +45,7 @@ async function perform(message: WorkerRequest): Promise<unknown> {
     case "validate":
       return judge(message.request);
     case "parse": {
-      if (isLargeXml(message.bytes)) Bun.gc(true);
+      beforeLarge(message.bytes);
       const { parseDocument } = await import("../generate/parse");
       return parseDocument(message.bytes, { hint: message.hint });
     }
@@ -47,7 +56,7 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       return generateInvoice(message.order, { spend: () => spendUnit(message.id), judge });
     }
     case "convert": {
-      if (isLargeXml(message.order.bytes)) Bun.gc(true);
+      beforeLarge(message.order.bytes);
       const { convertDocument } = await import("../convert/convert");
       return convertDocument(message.order, { judge });
     }
@@ -63,7 +72,7 @@ async function perform(message: WorkerRequest): Promise<unknown> {
 }
 
 function judge(request: ValidateRequest) {
-  if (isLargeXml(request.bytes)) Bun.gc(true);
+  beforeLarge(request.bytes);
   return validateDocument(engine, request);
 }
 
@@ -103,18 +112,38 @@ function answered({ id, spent }: UnitAnswer): void {
 /**
  * Two kinds of job leave tens of MiB of garbage, and with a worker per core the collector let the
  * process grow hundreds of MiB past what it holds:
- * - a large XML document is judged or read on a collected heap, so its garbage does not come on top of
- *   earlier jobs' (500-line generate with verify on two workers: peak 498 -> 386 MiB); the
- *   collection costs tens of milliseconds against its hundreds;
+ * - a job on a large XML document (judged, read, converted, or generated and judged) is followed by
+ *   a full collection, so the next job starts on a collected heap and its garbage does not come on
+ *   top of this one's (500-line generate with verify on two workers: peak 498 -> 386 MiB). The
+ *   collection (about 30 ms with every profile's rules loaded) runs after the reply: the caller does
+ *   not wait for it, and the pool sends the next job to a worker that is not collecting when one is
+ *   idle. Before a large document the heap is collected only if it grew more than
+ *   {@link GROWN_SINCE_COLLECTED} since the last collection (small jobs' garbage);
  * - a hybrid PDF (pdf-lib parses or writes the whole file) is followed by a full collection every
  *   fourth time, the reply already sent: after every one cut hybrid-PDF validations/s to a third,
  *   every fourth costs about a third of them.
  * Typical XML validations never pay for either.
  */
 const LARGE_DOCUMENT = 256 * 1024;
+const GROWN_SINCE_COLLECTED = 64 * 1024 * 1024;
 const isLargeXml = (bytes: Uint8Array) => bytes.byteLength > LARGE_DOCUMENT && !isPdf(bytes);
 let pdfJobs = 0;
 const COLLECT_EVERY = 4;
+/** Whether the current job met a large XML document: it is collected after. */
+let largeDocument = false;
+/** The heap's size (`heapTotal`) after the last full collection. */
+let collectedHeap = 0;
+
+function collectHeap(): void {
+  Bun.gc(true);
+  collectedHeap = process.memoryUsage().heapTotal;
+}
+
+function beforeLarge(bytes: Uint8Array): void {
+  if (!isLargeXml(bytes)) return;
+  largeDocument = true;
+  if (process.memoryUsage().heapTotal > collectedHeap + GROWN_SINCE_COLLECTED) collectHeap();
+}
 
 function handlesPdf(message: WorkerRequest): boolean {
   if (message.kind === "validate" || message.kind === "receive") return isPdf(message.request.bytes);

@@ -36,6 +36,9 @@ export class WorkerThread {
     worker.addEventListener("close", (event) => this.lost(`exited with code ${(event as CloseEvent).code}`));
   }
 
+  /** Whether the worker is collecting its heap after a reply: a job sent now waits for the collection. */
+  collecting = false;
+
   /** Jobs sent and not yet settled. */
   get pending(): number {
     return this.jobs.size;
@@ -72,6 +75,7 @@ export class WorkerThread {
       this.unsent = [];
       return;
     }
+    if ("collecting" in reply) return void (this.collecting = reply.collecting);
     const job = this.jobs.get(reply.id);
     if (!job) return;
     if ("asks" in reply) return void this.spend(reply.id, job);

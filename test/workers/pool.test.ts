@@ -1,7 +1,10 @@
 // Every job the pool takes settles, and every slot (the pool's and admission's) comes free again, on
 // every path: success, refusal, fault, deadline, worker death, replacement, a worker that cannot load.
 import { afterEach, describe, expect, test } from "bun:test";
-import { WorkerPool, type PoolOptions } from "../../src/workers/pool";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { engineWorkerOptions, WorkerPool, type PoolOptions } from "../../src/workers/pool";
+import type { WorkerReply, WorkerRequest } from "../../src/workers/protocol";
 import { Admission, EngineUnavailable } from "../../src/engine/admission";
 import { DomainError } from "../../src/errors/domain-error";
 import type { InvoiceOrder } from "../../src/generate/generate-invoice";
@@ -181,6 +184,64 @@ function seeded(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe("a worker collecting its heap after its reply", () => {
+  const whoami = async (pool: WorkerPool, command = "whoami") => ((await job(pool, command)) as { worker: string }).worker;
+
+  test("the next job goes to an idle worker that is not collecting; with none, it waits for the collection and is not refused", async () => {
+    const pool = scriptedPool(2);
+    await pool.ready();
+    const first = await whoami(pool);
+    // The first idle worker is preferred, so the same one answers until it collects.
+    expect(await whoami(pool)).toBe(first);
+    expect(await whoami(pool, "collect:600")).toBe(first);
+    const started = performance.now();
+    const other = await whoami(pool);
+    expect(other).not.toBe(first);
+    expect(performance.now() - started).toBeLessThan(400);
+    // Once the collection is over, the first worker is the first choice again.
+    await Bun.sleep(800);
+    expect(await whoami(pool)).toBe(first);
+
+    const single = scriptedPool(1);
+    await single.ready();
+    const collector = await whoami(single, "collect:300");
+    const waited = performance.now();
+    expect(await whoami(single)).toBe(collector);
+    expect(performance.now() - waited).toBeGreaterThan(150);
+  }, 20_000);
+
+  test("the real worker says so before its reply to a large XML document, and again when done; a small one gets the reply alone", async () => {
+    const worker = new Worker(new URL("../../src/workers/worker-main.ts", import.meta.url).href, engineWorkerOptions());
+    const seen: WorkerReply[] = [];
+    const arrived = (done: (reply: WorkerReply) => boolean) =>
+      new Promise<void>((resolve) => {
+        worker.addEventListener("message", function listen(event: MessageEvent<WorkerReply>) {
+          seen.push(event.data);
+          if (done(event.data)) {
+            worker.removeEventListener("message", listen);
+            resolve();
+          }
+        });
+      });
+    const shape = (reply: WorkerReply) => ("collecting" in reply ? `collecting ${reply.collecting}` : "ok" in reply ? `reply ${reply.ok}` : "other");
+    try {
+      await arrived((reply) => reply.id === 0);
+      const small = readFileSync(join(import.meta.dir, "../../../shared/corpus/xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml"));
+      // A comment after the root makes it large without changing what is judged.
+      const large = Buffer.concat([small, Buffer.from(`<!--${" ".repeat(300 * 1024)}-->`)]);
+      worker.postMessage({ id: 1, kind: "validate", request: { bytes: small } } satisfies WorkerRequest);
+      await arrived((reply) => reply.id === 1 && "ok" in reply);
+      await Bun.sleep(200);
+      worker.postMessage({ id: 2, kind: "validate", request: { bytes: large } } satisfies WorkerRequest);
+      await arrived((reply) => reply.id === 2 && "collecting" in reply && !reply.collecting);
+      expect(seen.filter((reply) => reply.id === 1).map(shape)).toEqual(["reply true"]);
+      expect(seen.filter((reply) => reply.id === 2).map(shape)).toEqual(["collecting true", "reply true", "collecting false"]);
+    } finally {
+      worker.terminate();
+    }
+  }, 60_000);
+});
 
 describe("chaos: workers killed, timed out and replaced at random points", () => {
   test("after 120 random jobs the pool and admission are whole and a fresh job succeeds", async () => {

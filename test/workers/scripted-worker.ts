@@ -4,7 +4,8 @@
 // "throw", "exit", "hang", "slow:<ms>"); what it does with a job comes from the job's bytes as text:
 //   ok | sleep:<ms> | spin (a CPU loop that never returns) | hang (never answers) | fault (throws)
 //   | refuse (a DomainError) | exit (process.exit) | crash (an uncaught error after the reply is due)
-//   | exit-in:<ms> (dies that long into the job, without answering)
+//   | exit-in:<ms> (dies that long into the job, without answering) | whoami (answers which worker it is)
+//   | collect:<ms> (answers which worker it is, then holds its thread that long, saying it collects)
 // A generate job takes its command from the invoice note and then, as the real one does, asks to
 // spend its unit; a note "<command>/<command>" says what it does before and after. Every other job
 // just succeeds.
@@ -12,6 +13,7 @@ import { DomainError } from "../../src/errors/domain-error";
 import { failureReply, type UnitAnswer, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
 
 declare const self: Worker;
+const WORKER = crypto.randomUUID();
 
 const load = process.argv[2] ?? "ok";
 if (load === "throw") throw new Error("scripted load failure");
@@ -55,7 +57,14 @@ self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
       if (!(await spendUnit(message.id))) throw new Error("scripted: the unit was not spent");
       if (after && !(await act(after))) return;
     }
-    self.postMessage({ id: message.id, ok: true, value: { done: before.split(":")[0] } } satisfies WorkerReply);
+    const [done, arg] = before.split(":");
+    if (done === "collect") self.postMessage({ id: message.id, collecting: true } satisfies WorkerReply);
+    self.postMessage({ id: message.id, ok: true, value: done === "whoami" || done === "collect" ? { done, worker: WORKER } : { done } } satisfies WorkerReply);
+    if (done === "collect") {
+      // As a full collection does: the thread answers nothing until it is over.
+      for (const end = performance.now() + Number(arg); performance.now() < end; );
+      self.postMessage({ id: message.id, collecting: false } satisfies WorkerReply);
+    }
   } catch (error) {
     self.postMessage(failureReply(message.id, error));
   }
