@@ -130,6 +130,7 @@ export const TIERS = {
     "test/validation/layers.test.ts",
     "test/validation/reading-policy-verdict.test.ts",
     "test/validation/rule-engines.test.ts",
+    "test/validation/schema-elsewhere.test.ts",
     "test/validation/verdict-details.test.ts",
     "test/validation/xsd.test.ts",
   ],

@@ -56,6 +56,11 @@ export class RuleEngines {
     else if (this.saxonjs.has(entryId)) this.saxonjs.warm(entryId);
   }
 
+  /** Runs a native rule file before its layer asks, which then takes its findings (see `NativeSchematron.runAhead`). */
+  runAhead(entryId: string, xml: string): void {
+    if (this.engineOf(entryId) === "native") this.native.runAhead(entryId, xml);
+  }
+
   /** Findings of one rule file, and the engine that produced them. Throws {@link RuleFileStopped}. */
   run(entryId: string, xml: string): { findings: Finding[]; engine: RuleEngineName } {
     if (this.engineOf(entryId) === "saxonjs") return { findings: this.saxonjs.run(entryId, xml), engine: "saxonjs" };

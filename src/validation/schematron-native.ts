@@ -16,8 +16,11 @@ import { omittedFindings } from "./svrl";
  */
 export class NativeSchematron {
   private readonly plans = new Map<string, Plan>();
-  /** The document the last run parsed: the layers of one validation share one tree. */
-  private last: { xml: string; document: XDocument } | undefined;
+  /**
+   * The document the last run parsed: the layers of one validation share one tree. `ahead` holds
+   * the findings of rule files run on it before their layer asked (see {@link runAhead}).
+   */
+  private last: { xml: string; document: XDocument; ahead: Map<string, Finding[]> } | undefined;
 
   constructor(private readonly bundle: Bundle) {}
 
@@ -28,8 +31,22 @@ export class NativeSchematron {
 
   /** The tree of `xml`, parsed once for every native layer of a validation and its facts. */
   document(xml: string): XDocument {
-    if (this.last?.xml !== xml) this.last = { xml, document: readXml(xml) };
+    if (this.last?.xml !== xml) this.last = { xml, document: readXml(xml), ahead: new Map() };
     return this.last.document;
+  }
+
+  /**
+   * Runs a rule file on `xml` before its layer asks (while another worker checks the schema,
+   * validate.ts); its layer's {@link run} then returns these findings. A run that fails keeps
+   * nothing: the layer runs the file again and fails as it would have.
+   */
+  runAhead(entryId: string, xml: string): void {
+    try {
+      const findings = this.run(entryId, xml);
+      this.last!.ahead.set(entryId, findings);
+    } catch {
+      // Judged again, in order, by the layer.
+    }
   }
 
   release(): void {
@@ -42,6 +59,11 @@ export class NativeSchematron {
 
   /** The findings up to the verdict's caps, then the count of the rest (see {@link Finding.omitted}). */
   run(entryId: string, xml: string): Finding[] {
+    const ahead = this.last?.xml === xml ? this.last.ahead.get(entryId) : undefined;
+    if (ahead) {
+      this.last!.ahead.delete(entryId);
+      return ahead;
+    }
     const plan = this.plan(entryId);
     const caps = new FindingCaps();
     try {

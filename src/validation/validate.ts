@@ -19,7 +19,10 @@ import type { Result } from "../errors/result";
 import { elapsedMs, runLayer, skipped, type Layer, type LayerResult } from "./layers/layer";
 import type { Engine, JudgeState } from "./layers/state";
 import { schemaLayer } from "./layers/schema";
-import { overlayLayer, ruleLayer } from "./layers/rules";
+import { overlayLayer, ruleFileOf, ruleLayer } from "./layers/rules";
+import { decodeXml } from "../syntax/decode";
+import type { XsdSchemaId } from "../profiles/schemas";
+import type { CappedXsdOutcome } from "./xsd";
 import { severitiesLayer } from "./layers/severities";
 import { advisoryLayer } from "./layers/advisory";
 import { containerLayer } from "./layers/container";
@@ -36,6 +39,12 @@ export interface ValidateRequest {
   ruleset?: { request: RulesetRequest; day: string; versions?: VersionFacts[] };
 }
 
+/**
+ * Asks another worker to check a document's schema (worker-main.ts); null when none can, and the
+ * schema layer then checks it here.
+ */
+export type SchemaCheckElsewhere = (schema: XsdSchemaId, xml: Uint8Array) => Promise<CappedXsdOutcome | null>;
+
 /** A verdict, or why the request cannot be judged at all (a PDF without invoice XML: a 400, not a verdict). */
 export type ValidateOutcome = Result<{
   result: ValidationResult;
@@ -51,9 +60,9 @@ const pinnedLifecycle = new RulesetLifecycle();
  * Judges one document. A layer that cannot run throws (the caller answers 503); a document that
  * stops a rule file is invalid.
  */
-export async function validateDocument(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
+export async function validateDocument(engine: Engine, request: ValidateRequest, elsewhere?: SchemaCheckElsewhere): Promise<ValidateOutcome> {
   try {
-    return await judge(engine, request);
+    return await judge(engine, request, elsewhere);
   } finally {
     // The shared tree of a large document is tens of MiB; a worker keeps none between documents.
     engine.schematron.release();
@@ -76,7 +85,7 @@ async function prepare(bytes: Uint8Array): Promise<Source> {
 
 const fatal = (ruleId: string, message: string): ValidationFinding => ({ ruleId, severity: "fatal", message });
 
-async function judge(engine: Engine, request: ValidateRequest): Promise<ValidateOutcome> {
+async function judge(engine: Engine, request: ValidateRequest, elsewhere?: SchemaCheckElsewhere): Promise<ValidateOutcome> {
   const sha256 = sha256Hex(request.bytes);
   const source = await prepare(request.bytes);
   if (!source.ok) return { ok: false, message: source.message };
@@ -117,6 +126,8 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
     ruleIdsRan: [],
     franceCtcRuleIds: new Set(),
   };
+  // A hybrid's XML is not the body the pool holds, so only a body is checked elsewhere.
+  if (elsewhere && !extraction && state.judge.rules.length) state.xsdElsewhere = await rulesAheadOfSchema(state, elsewhere);
   const layers: Layer<JudgeState>[] = [
     schemaLayer(state),
     ...(state.judge.severities ? [severitiesLayer(state.judge.severities)] : []),
@@ -132,6 +143,25 @@ async function judge(engine: Engine, request: ValidateRequest): Promise<Validate
   const selection = selectionReport(choice.request, state.resolved);
   const result = summarise(base, findings, { rulesetSha256: rulesetSha256(state.rows), rulesetArtifacts: state.rows, ...selection.fields, ...versionFields(state) });
   return { ok: true, result, layers: results, ...(selection.resolvedHeader ? { rulesetResolved: selection.resolvedHeader } : {}) };
+}
+
+/**
+ * The schema check of a document on another worker while this one runs the document's rule files
+ * ahead of their layers. The layers then run as always, in order: the schema layer takes the other
+ * worker's outcome, each rule layer the findings already found (`RuleEngines.runAhead`), so the
+ * verdict is the one this worker alone gives; when the schema layer stops the document, what ran
+ * ahead is dropped with the tree. Nothing here raises: a rule file that fails ahead is run again by
+ * its layer, and fails there as it would have.
+ */
+async function rulesAheadOfSchema(state: JudgeState, elsewhere: SchemaCheckElsewhere): Promise<CappedXsdOutcome | undefined> {
+  const outcome = elsewhere(state.schema, state.xml).catch(() => null);
+  try {
+    const text = decodeXml(state.xml);
+    for (const ref of state.judge.rules) state.engine.schematron.runAhead(ruleFileOf(ref, state).entry, text);
+  } catch {
+    // The schema layer refuses what cannot be decoded; the layers report it.
+  }
+  return (await outcome) ?? undefined;
 }
 
 /** The result fields that name what judged: each family's version, the schema bundle, the France CTC rule ids. */

@@ -20,7 +20,7 @@ import type { XsdEngine, XsdFinding, XsdOutcome, XsdStatus } from "./xsd-schemas
 import { XML_LIMITS } from "../syntax/xml-policy.ts";
 
 /** An XSD verdict whose findings stop at the per-rule cap (they all have the rule id XSD): `omitted` more were counted. */
-interface CappedXsdOutcome extends XsdOutcome {
+export interface CappedXsdOutcome extends XsdOutcome {
   omitted: number;
 }
 

@@ -7,7 +7,9 @@ import type { Parsed } from "../generate/parse";
 import type { ConvertOrder, Converted } from "../convert/convert";
 import type { InspectOrder, Inspection } from "../transmission/inspect";
 import type { TemplateDefinitionInput } from "../pdf/design";
-import { WorkerThread } from "./worker-thread";
+import { WorkerThread, type JobAsks } from "./worker-thread";
+import type { XsdSchemaId } from "../profiles/schemas";
+import type { CappedXsdOutcome } from "../validation/xsd";
 import { workerAssets } from "../assets/bundle";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";
@@ -50,6 +52,8 @@ interface Slot {
   failure?: { error: EngineUnavailable; at: number };
   /** A job holds the slot from its start until it settles. */
   busy: boolean;
+  /** Its worker checks another job's schema (see `checkSchemaElsewhere`): jobs go elsewhere when they can. */
+  helping: boolean;
 }
 
 /**
@@ -78,7 +82,7 @@ export class WorkerPool {
     this.loadTimeoutMs = options.loadTimeoutMs ?? 60_000;
     this.restartDelayMs = options.restartDelayMs ?? 5_000;
     for (let i = 0; i < size; i++) {
-      const slot: Slot = { busy: false };
+      const slot: Slot = { busy: false, helping: false };
       this.start(slot);
       this.slots.push(slot);
     }
@@ -118,7 +122,7 @@ export class WorkerPool {
    * When `spend` throws, the job ends and fails with that error.
    */
   async generate(order: InvoiceOrder, spend: () => Promise<void>, signal: AbortSignal): Promise<GeneratedInvoice> {
-    return (await this.run({ id: this.nextId++, kind: "generate", order }, signal, spend)) as GeneratedInvoice;
+    return (await this.run({ id: this.nextId++, kind: "generate", order }, signal, { spend })) as GeneratedInvoice;
   }
 
   /** A convert request, whole: read, written, read back and judged; refusals come back as the DomainError they were. */
@@ -141,7 +145,7 @@ export class WorkerPool {
     for (const slot of this.slots) slot.worker?.stop(new EngineUnavailable("the engine is shutting down", false, 1));
   }
 
-  private async run(message: WorkerRequest, signal: AbortSignal, spend?: () => Promise<void>): Promise<unknown> {
+  private async run(message: WorkerRequest, signal: AbortSignal, asks: JobAsks = {}): Promise<unknown> {
     if (this.closed) throw new EngineUnavailable("the engine is shutting down", false, 1);
     // An abort listener added after the abort never fires: such a job would run unbounded.
     if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);
@@ -152,7 +156,8 @@ export class WorkerPool {
       const onAbort = () => this.replace(slot, worker, new EngineUnavailable("the engine worker was stopped at the request deadline", true, 1));
       signal.addEventListener("abort", onAbort, { once: true });
       try {
-        return await worker.send(message, spend);
+        const schema = message.kind === "validate" || message.kind === "receive" ? (id: XsdSchemaId) => this.checkSchemaElsewhere(id, message.request.bytes, slot) : undefined;
+        return await worker.send(message, { ...asks, schema });
       } finally {
         signal.removeEventListener("abort", onAbort);
       }
@@ -162,13 +167,35 @@ export class WorkerPool {
   }
 
   /**
-   * An idle slot with a worker, one not collecting its heap first; else one whose worker failed to
-   * load long enough ago to try again.
+   * A validation's schema check on another worker, while the asking one runs the rule files
+   * (validate.ts): taken by a loaded worker with no job and not helping, never queued behind
+   * another job; null when there is none, or when the check fails, and the asking worker checks the
+   * schema itself. A worker collecting its heap after a large document's job takes it, after the
+   * collection (about 30 ms): the rule files of a document large enough to ask take longer. The helper's slot stays free: a job that comes
+   * meanwhile goes to another idle worker if there is one, else waits for the check (bounded by the
+   * body cap), and is never refused for it.
+   */
+  private async checkSchemaElsewhere(schema: XsdSchemaId, bytes: Uint8Array, asking: Slot): Promise<CappedXsdOutcome | null> {
+    const helper = this.slots.find((s) => s !== asking && !s.busy && !s.helping && s.worker?.listening && s.worker.pending === 0);
+    if (!helper) return null;
+    helper.helping = true;
+    try {
+      return (await helper.worker!.send({ id: this.nextId++, kind: "schema", schema, bytes })) as CappedXsdOutcome;
+    } catch {
+      return null;
+    } finally {
+      helper.helping = false;
+    }
+  }
+
+  /**
+   * An idle slot with a worker, one neither helping another job nor collecting its heap first; else
+   * one whose worker failed to load long enough ago to try again.
    */
   private idleSlot(): Slot {
     const idle = this.slots.filter((s) => !s.busy);
     const due = (s: Slot) => performance.now() - s.failure!.at >= this.restartDelayMs;
-    const slot = idle.find((s) => s.worker && !s.worker.collecting) ?? idle.find((s) => s.worker) ?? idle.find((s) => !s.worker && due(s));
+    const slot = idle.find((s) => s.worker && !s.worker.collecting && !s.helping) ?? idle.find((s) => s.worker) ?? idle.find((s) => !s.worker && due(s));
     if (slot) return slot;
     const failed = idle.find((s) => !s.worker);
     if (failed) throw failed.failure!.error;

@@ -1,10 +1,12 @@
 /// <reference lib="webworker" />
 import { rulesetBundle } from "../assets/bundle";
 import { createEngine } from "../validation/engine";
-import { validateDocument, type ValidateRequest } from "../validation/validate";
+import { validateDocument, type SchemaCheckElsewhere, type ValidateRequest } from "../validation/validate";
 import { isPdf } from "../pdf/sniff";
 import { DomainError } from "../errors/domain-error";
-import { failureReply, type ReceiveOutcome, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
+import { failureReply, type ReceiveOutcome, type SchemaAnswer, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
+import type { XsdSchemaId } from "../profiles/schemas";
+import type { CappedXsdOutcome } from "../validation/xsd";
 import { lowerThreadPriority } from "./priority";
 
 /**
@@ -16,9 +18,10 @@ declare const self: Worker;
 lowerThreadPriority();
 const engine = createEngine(rulesetBundle());
 
-self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
+self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer | SchemaAnswer>) => {
   const message = event.data;
   if (message.kind === "unit") return answered(message);
+  if (message.kind === "schema-answer") return schemaAnswered(message);
   largeDocument = false;
   let reply: WorkerReply;
   try {
@@ -43,14 +46,16 @@ async function perform(message: WorkerRequest): Promise<unknown> {
       engine.xsd.warm();
       return null;
     case "validate":
-      return judge(message.request);
+      return judge(message.request, schemaCheckFor(message.id, message.request));
+    case "schema":
+      return engine.xsd.validate(message.schema, message.bytes);
     case "parse": {
       beforeLarge(message.bytes);
       const { parseDocument } = await import("../generate/parse");
       return parseDocument(message.bytes, { hint: message.hint });
     }
     case "receive":
-      return receive(message.request);
+      return receive(message.request, message.id);
     case "generate": {
       const { generateInvoice } = await import("../generate/generate-invoice");
       return generateInvoice(message.order, { spend: () => spendUnit(message.id), judge });
@@ -71,9 +76,36 @@ async function perform(message: WorkerRequest): Promise<unknown> {
   }
 }
 
-function judge(request: ValidateRequest) {
+function judge(request: ValidateRequest, elsewhere?: SchemaCheckElsewhere) {
   beforeLarge(request.bytes);
-  return validateDocument(engine, request);
+  return validateDocument(engine, request, elsewhere);
+}
+
+/** For a validate or receive job on a large document: its schema checked by another idle worker meanwhile. */
+function schemaCheckFor(id: number, request: ValidateRequest): SchemaCheckElsewhere | undefined {
+  return request.bytes.byteLength >= SCHEMA_ELSEWHERE_BYTES ? (schema) => checkSchemaElsewhere(id, schema) : undefined;
+}
+
+/**
+ * From this size a document's schema check (libxml2, about 15-20 ms per MiB here) is worth asking
+ * another worker for while this one runs the rules: below it, the check costs little more than the
+ * messages.
+ */
+const SCHEMA_ELSEWHERE_BYTES = 128 * 1024;
+
+/** Validations waiting for the pool's answer to their schema check. */
+const schemaChecks = new Map<number, (outcome: CappedXsdOutcome | null) => void>();
+
+function checkSchemaElsewhere(id: number, schema: XsdSchemaId): Promise<CappedXsdOutcome | null> {
+  return new Promise((resolve) => {
+    schemaChecks.set(id, resolve);
+    self.postMessage({ id, asks: "schema", schema } satisfies WorkerReply);
+  });
+}
+
+function schemaAnswered({ id, outcome }: SchemaAnswer): void {
+  schemaChecks.get(id)?.(outcome);
+  schemaChecks.delete(id);
 }
 
 /**
@@ -81,8 +113,8 @@ function judge(request: ValidateRequest) {
  * format, a document without a number) are data about the document, which the verdict already
  * judges; anything else parse throws is the engine's fault and fails the job.
  */
-async function receive(request: ValidateRequest): Promise<ReceiveOutcome> {
-  const outcome = await judge(request);
+async function receive(request: ValidateRequest, id: number): Promise<ReceiveOutcome> {
+  const outcome = await judge(request, schemaCheckFor(id, request));
   if (!outcome.ok) return outcome;
   const { parseDocument } = await import("../generate/parse");
   try {

@@ -1,11 +1,19 @@
 import { EngineUnavailable } from "../engine/admission";
-import { errorOf, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
+import { errorOf, type SchemaAnswer, type UnitAnswer, type WorkerReply, type WorkerRequest } from "./protocol";
+import type { XsdSchemaId } from "../profiles/schemas";
+import type { CappedXsdOutcome } from "../validation/xsd";
 
-interface Job {
+/** What a job's worker may ask of the pool while it runs. */
+export interface JobAsks {
+  /** Spends the job's unit; rejects when it cannot. */
+  spend?: () => Promise<void>;
+  /** Has another worker check the document's schema; null when none can. */
+  schema?: (schema: XsdSchemaId) => Promise<CappedXsdOutcome | null>;
+}
+
+interface Job extends JobAsks {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  /** Spends the job's unit when the worker asks; rejects when it cannot. */
-  spend?: () => Promise<void>;
   /** Why the unit was not spent: the job fails with this, whatever the worker replies. */
   unspent?: Error;
 }
@@ -44,10 +52,15 @@ export class WorkerThread {
     return this.jobs.size;
   }
 
-  send(message: WorkerRequest, spend?: () => Promise<void>): Promise<unknown> {
+  /** Whether the worker has loaded and takes jobs at once. */
+  get listening(): boolean {
+    return this.state === "listening";
+  }
+
+  send(message: WorkerRequest, asks: JobAsks = {}): Promise<unknown> {
     if (this.state === "stopped") return Promise.reject(new EngineUnavailable("the engine worker was stopped", false, 1));
     return new Promise((resolve, reject) => {
-      this.jobs.set(message.id, { resolve, reject, spend });
+      this.jobs.set(message.id, { resolve, reject, ...asks });
       if (this.state === "listening") this.post(message);
       else this.unsent.push(message);
     });
@@ -78,7 +91,7 @@ export class WorkerThread {
     if ("collecting" in reply) return void (this.collecting = reply.collecting);
     const job = this.jobs.get(reply.id);
     if (!job) return;
-    if ("asks" in reply) return void this.spend(reply.id, job);
+    if ("asks" in reply) return void (reply.asks === "unit" ? this.spend(reply.id, job) : this.checkSchema(reply.id, job, reply.schema));
     this.jobs.delete(reply.id);
     if (job.unspent) job.reject(job.unspent);
     else if (reply.ok) job.resolve(reply.value);
@@ -96,8 +109,19 @@ export class WorkerThread {
     if (this.state !== "stopped") this.post({ id, kind: "unit", spent: !job.unspent });
   }
 
+  /** The worker waits for the answer, so it gets one: null when the check could not be had elsewhere. */
+  private async checkSchema(id: number, job: Job, schema: XsdSchemaId): Promise<void> {
+    let outcome: CappedXsdOutcome | null = null;
+    try {
+      outcome = job.schema ? await job.schema(schema) : null;
+    } catch {
+      // Checked by the asking worker itself.
+    }
+    if (this.state !== "stopped") this.post({ id, kind: "schema-answer", outcome });
+  }
+
   /** A message that cannot be cloned fails its own job, not the worker's others. */
-  private post(message: WorkerRequest | UnitAnswer): void {
+  private post(message: WorkerRequest | UnitAnswer | SchemaAnswer): void {
     try {
       this.worker.postMessage(message);
     } catch (error) {

@@ -45,11 +45,16 @@ export function findingOf(f: Finding, levels?: ReadonlyMap<string, Severity>): V
   return { ruleId, severity: levels?.get(ruleId) ?? severityOfFlag(f.flag), ...(f.location ? { location: f.location } : {}), message: f.message };
 }
 
-function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
+/** The rule file a layer runs: its file at the version the request's channel or pins resolve. */
+export function ruleFileOf(ref: RuleLayerRef, s: Pick<JudgeState, "ruleset">) {
   const artifact = resolveArtifact(s.ruleset.lifecycle, ref.key, s.ruleset.request, s.ruleset.day);
-  s.resolved.push(artifact);
   const pin = artifactPin(ref.key, artifact.version, ref.file);
-  const entry = ruleEntryId(pin.path, ref.part?.patterns);
+  return { artifact, pin, entry: ruleEntryId(pin.path, ref.part?.patterns) };
+}
+
+function runRules(ref: RuleLayerRef, s: JudgeState): LayerRun {
+  const { artifact, pin, entry } = ruleFileOf(ref, s);
+  s.resolved.push(artifact);
   const sealed = ref.part?.sealed ? artifactPin(ref.key, artifact.version, ref.part.sealed) : pin;
   const row = sealRow(s, sealed, s.engine.schematron.engineOf(entry));
   s.ruleIdsRan.push(s.engine.schematron.entry(entry).ruleIds ?? []);

@@ -22,7 +22,7 @@ export function schemaLayer(state: JudgeState): Layer<JudgeState> {
     name: state.schema,
     key: pin.key,
     run(s) {
-      const xsd = s.engine.xsd.validate(s.schema, s.xml);
+      const xsd = s.xsdElsewhere ?? s.engine.xsd.validate(s.schema, s.xml);
       if (xsd.status === "refused" || xsd.status === "malformed") {
         const ruleId = xsd.status === "refused" ? "XML_REFUSED" : "XML_MALFORMED";
         s.unreadable = UNREADABLE[xsd.status];

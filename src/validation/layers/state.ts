@@ -11,7 +11,7 @@ import type { ResolvedArtifact, RulesetRequest } from "../../rulesets/selection"
 import type { JudgedArtifactRow, JudgingEngine } from "../../rulesets/seal";
 import type { Pin } from "../../rulesets/pins";
 import { isEn16931Syntax, type En16931Syntax } from "../../profiles/ids";
-import type { CappedXsdEngine } from "../xsd";
+import type { CappedXsdEngine, CappedXsdOutcome } from "../xsd";
 import type { RuleEngines } from "../rule-engines";
 import { readFacts } from "../facts";
 import type { Severity } from "../result";
@@ -35,6 +35,8 @@ export interface JudgeState {
   /** What the judged record runs: its schema bundle, rule files, overlays and advisories. */
   judge: Judgement;
   schema: XsdSchemaId;
+  /** The schema check's outcome when another worker ran it (validate.ts); the schema layer runs it otherwise. */
+  xsdElsewhere?: CappedXsdOutcome;
   ruleset: { request: RulesetRequest; day: string; lifecycle: RulesetLifecycle };
   /** Set by the schema layer when the document cannot be read further: why the later layers are skipped. */
   unreadable?: string;
