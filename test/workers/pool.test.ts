@@ -245,6 +245,42 @@ describe("a worker collecting its heap after its reply", () => {
   }, 60_000);
 });
 
+describe("a validation's schema checked by another worker", () => {
+  const asked = async (pool: WorkerPool, helper: string) => ((await job(pool, `ask-schema|${helper}`)) as { outcome: unknown }).outcome;
+
+  test("an idle worker checks it; with no other worker, or the other one busy, the answer is none at once", async () => {
+    const pair = scriptedPool(2);
+    await pair.ready();
+    expect(await asked(pair, "ok")).toEqual({ done: "ok" });
+    const busy = job(pair, "sleep:400");
+    expect(await asked(pair, "ok")).toBeNull();
+    expect(await busy).toEqual({ done: "sleep" });
+    const single = scriptedPool(1);
+    await single.ready();
+    expect(await asked(single, "ok")).toBeNull();
+    expect([pair.stats, single.stats]).toEqual([{ busy: 0, pending: 0, failed: 0 }, { busy: 0, pending: 0, failed: 0 }]);
+  });
+
+  test("a helper that dies or fails during the check answers none, the asking job completes, and the helper's slot gets a new worker", async () => {
+    const pool = scriptedPool(2);
+    await pool.ready();
+    expect(await asked(pool, "exit")).toBeNull();
+    expect(await asked(pool, "fault")).toBeNull();
+    expect(await drained(pool)).toMatchObject({ busy: 0, pending: 0, failed: 0 });
+    expect(await asked(pool, "ok")).toEqual({ done: "ok" });
+  });
+
+  test("a job that comes while the only idle worker helps is queued behind the check, not refused", async () => {
+    const pool = scriptedPool(2);
+    await pool.ready();
+    const asking = asked(pool, "sleep:300");
+    await Bun.sleep(100);
+    expect(await job(pool, "ok")).toEqual({ done: "ok" });
+    expect(await asking).toEqual({ done: "sleep" });
+    expect(pool.stats).toMatchObject({ busy: 0, pending: 0 });
+  });
+});
+
 describe("chaos: workers killed, timed out and replaced at random points", () => {
   test("after 120 random jobs the pool and admission are whole and a fresh job succeeds", async () => {
     const random = seeded(14);

@@ -7,10 +7,11 @@
 //   | exit-in:<ms> (dies that long into the job, without answering) | whoami (answers which worker it is)
 //   | collect:<ms> (answers which worker it is, then holds its thread that long, saying it collects)
 // A generate job takes its command from the invoice note and then, as the real one does, asks to
-// spend its unit; a note "<command>/<command>" says what it does before and after. Every other job
-// just succeeds.
+// spend its unit; a note "<command>/<command>" says what it does before and after. A validate job
+// "ask-schema|<command>" asks for its schema to be checked elsewhere and answers `{ done, outcome }`
+// with what came back; the worker asked to check it does <command>. Every other job just succeeds.
 import { DomainError } from "../../src/errors/domain-error";
-import { failureReply, type UnitAnswer, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
+import { failureReply, type SchemaAnswer, type UnitAnswer, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
 
 declare const self: Worker;
 const WORKER = crypto.randomUUID();
@@ -21,6 +22,7 @@ if (load === "exit") process.exit(9);
 
 function commandOf(message: WorkerRequest): string {
   if (message.kind === "validate") return new TextDecoder().decode(message.request.bytes);
+  if (message.kind === "schema") return new TextDecoder().decode(message.bytes).split("|")[1] ?? "ok";
   if (message.kind === "parse") return new TextDecoder().decode(message.bytes);
   if (message.kind === "generate") return message.order.request.invoice.note ?? "ok";
   return "ok";
@@ -47,10 +49,22 @@ const spendUnit = (id: number) =>
     self.postMessage({ id, asks: "unit" } satisfies WorkerReply);
   });
 
-self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer>) => {
+const schemaChecks = new Map<number, (outcome: unknown) => void>();
+const askSchema = (id: number) =>
+  new Promise<unknown>((resolve) => {
+    schemaChecks.set(id, resolve);
+    self.postMessage({ id, asks: "schema", schema: "ubl-invoice" } satisfies WorkerReply);
+  });
+
+self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer | SchemaAnswer>) => {
   const message = event.data;
   if (message.kind === "unit") return void spending.get(message.id)?.(message.spent);
+  if (message.kind === "schema-answer") return void schemaChecks.get(message.id)?.(message.outcome);
   const [before, after] = commandOf(message).split("/");
+  if (before.startsWith("ask-schema|")) {
+    self.postMessage({ id: message.id, ok: true, value: { done: "ask-schema", outcome: await askSchema(message.id) } } satisfies WorkerReply);
+    return;
+  }
   try {
     if (!(await act(before))) return;
     if (message.kind === "generate") {
