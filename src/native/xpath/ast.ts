@@ -83,35 +83,3 @@ export function subexpressions(expr: Expr): Expr[] {
       return [...expr.bindings.map((binding) => binding.value), expr.body];
   }
 }
-
-/** A copy of `expr` with its direct subexpressions replaced, in {@link subexpressions}' order. */
-export function withSubexpressions(expr: Expr, parts: Expr[]): Expr {
-  switch (expr.kind) {
-    case "literal":
-    case "var":
-    case "context":
-    case "root":
-      return expr;
-    case "sequence":
-      return { ...expr, items: parts };
-    case "path":
-      return { ...expr, steps: parts };
-    case "step":
-      return { ...expr, predicates: parts };
-    case "filter":
-      return { ...expr, base: parts[0], predicates: parts.slice(1) };
-    case "call":
-      return { ...expr, args: parts };
-    case "binary":
-      return { ...expr, left: parts[0], right: parts[1] };
-    case "unary":
-    case "cast":
-    case "instance":
-      return { ...expr, operand: parts[0] } as Expr;
-    case "if":
-      return { ...expr, condition: parts[0], then: parts[1], else: parts[2] };
-    case "for":
-    case "quantified":
-      return { ...expr, bindings: expr.bindings.map((binding, i) => ({ ...binding, value: parts[i] })), body: parts[expr.bindings.length] };
-  }
-}

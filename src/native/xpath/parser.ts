@@ -1,12 +1,10 @@
 /**
  * A recursive-descent parser for the XPath 2.0 subset of the rule sets (grammar of XPath 2.0 §A.1,
  * keeping only the productions listed in `ast.ts`). Keywords are not reserved in XPath, so a name
- * is read as an operator only where the grammar expects one. A step `*[local-name() = 'X']` comes
- * out as the equivalent `*:X` (local-name-test.ts).
+ * is read as an operator only where the grammar expects one.
  */
 import type { Axis, Binding, Expr, NodeTest, SequenceType } from "./ast.ts";
 import { fail } from "./errors.ts";
-import { foldLocalNameTests } from "./local-name-test.ts";
 
 type Token =
   | { t: "name"; v: string; pos: number }
@@ -106,7 +104,7 @@ const VALUE = new Set(["eq", "ne", "lt", "le", "gt", "ge"]);
 const NODE_COMPARISON = new Set(["is", "<<", ">>"]);
 
 export function parseXPath(source: string): Expr {
-  return foldLocalNameTests(new Parser(source).parseAll());
+  return new Parser(source).parseAll();
 }
 
 class Parser {
