@@ -156,8 +156,8 @@ async function judge(engine: Engine, request: ValidateRequest, elsewhere?: Schem
 async function rulesAheadOfSchema(state: JudgeState, elsewhere: SchemaCheckElsewhere): Promise<CappedXsdOutcome | undefined> {
   const outcome = elsewhere(state.schema, state.xml).catch(() => null);
   try {
-    const text = decodeXml(state.xml);
-    for (const ref of state.judge.rules) state.engine.schematron.runAhead(ruleFileOf(ref, state).entry, text);
+    state.text = decodeXml(state.xml);
+    for (const ref of state.judge.rules) state.engine.schematron.runAhead(ruleFileOf(ref, state).entry, state.text);
   } catch {
     // The schema layer refuses what cannot be decoded; the layers report it.
   }

@@ -44,8 +44,12 @@ export class WorkerThread {
     worker.addEventListener("close", (event) => this.lost(`exited with code ${(event as CloseEvent).code}`));
   }
 
+  private collectingHeap = false;
+
   /** Whether the worker is collecting its heap after a reply: a job sent now waits for the collection. */
-  collecting = false;
+  get collecting(): boolean {
+    return this.collectingHeap;
+  }
 
   /** Jobs sent and not yet settled. */
   get pending(): number {
@@ -88,7 +92,7 @@ export class WorkerThread {
       this.unsent = [];
       return;
     }
-    if ("collecting" in reply) return void (this.collecting = reply.collecting);
+    if ("collecting" in reply) return void (this.collectingHeap = reply.collecting);
     const job = this.jobs.get(reply.id);
     if (!job) return;
     if ("asks" in reply) return void (reply.asks === "unit" ? this.spend(reply.id, job) : this.checkSchema(reply.id, job, reply.schema));

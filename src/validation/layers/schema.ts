@@ -37,7 +37,7 @@ export function schemaLayer(state: JudgeState): Layer<JudgeState> {
       try {
         // libxml2 has read the markup and characters by now; the policy's decoding is what can still
         // refuse (an encoding libxml2 knows and the policy does not): the caller's document, a verdict.
-        s.text = decodeXml(s.xml);
+        s.text ||= decodeXml(s.xml);
       } catch (error) {
         if (!(error instanceof XmlRefused)) throw error;
         s.unreadable = `the rule engines cannot read the document: ${error.message}`;

@@ -40,7 +40,7 @@ export interface JudgeState {
   ruleset: { request: RulesetRequest; day: string; lifecycle: RulesetLifecycle };
   /** Set by the schema layer when the document cannot be read further: why the later layers are skipped. */
   unreadable?: string;
-  /** The text the rule engines read, decoded by the schema layer when rule layers follow. */
+  /** The text the rule engines read, decoded by the schema layer when rule layers follow (or already, when they ran ahead of it: validate.ts). */
   text: string;
   /** Seal rows and the resolutions behind them, in the order the layers ran. */
   rows: JudgedArtifactRow[];
