@@ -11,6 +11,7 @@ import { WorkerThread, type JobAsks } from "./worker-thread";
 import type { XsdSchemaId } from "../profiles/schemas";
 import type { CappedXsdOutcome } from "../validation/xsd";
 import { workerAssets } from "../assets/bundle";
+import { JobsRunning } from "./jobs-running";
 import { recordById } from "../profiles/lookup";
 import { WARM_RECORDS } from "../profiles/catalogue";
 import { RulesetLifecycle } from "../rulesets/lifecycle";
@@ -32,8 +33,8 @@ export function warmEntries(clock: Clock = systemClock): string[] {
 export interface PoolOptions {
   /** Rule files each worker loads before its first document. */
   warm?: string[];
-  /** Starts one worker; tests pass a scripted stand-in. */
-  createWorker?: () => Worker;
+  /** Starts one worker, handing it the pool's count of running jobs; tests pass a scripted stand-in. */
+  createWorker?: (jobsRunning: JobsRunning) => Worker;
   /** A worker that has not loaded by then counts as failing to load. */
   loadTimeoutMs?: number;
   /** How long a slot whose worker failed to load refuses jobs before it tries a new worker. */
@@ -42,9 +43,10 @@ export interface PoolOptions {
 
 // smol: a collector that runs sooner, so hybrid PDF validations (pdf-lib garbage) peak lower, at no
 // measurable cost in validations per second. `workerData` shares the ruleset bundle's bytes (see
-// assets/bundle.ts): Bun's Worker takes it as node:worker_threads does, though bun-types omits it.
-export const engineWorkerOptions = () => ({ smol: true, workerData: workerAssets() }) as Bun.WorkerOptions;
-const startWorker = () => new Worker(new URL("./worker-main.ts", import.meta.url).href, engineWorkerOptions());
+// assets/bundle.ts), and with it the pool's count of running jobs (jobs-running.ts): Bun's Worker
+// takes it as node:worker_threads does, though bun-types omits it.
+export const engineWorkerOptions = (jobsRunning?: JobsRunning) => ({ smol: true, workerData: { ...workerAssets(), ...(jobsRunning && { jobsRunning: jobsRunning.shared }) } }) as Bun.WorkerOptions;
+const startWorker = (jobsRunning: JobsRunning) => new Worker(new URL("./worker-main.ts", import.meta.url).href, engineWorkerOptions(jobsRunning));
 
 interface Slot {
   /** Absent after its worker failed to load, until a job after `restartDelayMs` starts another. */
@@ -69,9 +71,10 @@ export class WorkerPool {
   private nextId = 1;
   private closed = false;
   private readonly warm: string[];
-  private readonly createWorker: () => Worker;
+  private readonly createWorker: (jobsRunning: JobsRunning) => Worker;
   private readonly loadTimeoutMs: number;
   private readonly restartDelayMs: number;
+  private readonly jobsRunning = new JobsRunning();
 
   constructor(
     readonly size: number,
@@ -151,6 +154,7 @@ export class WorkerPool {
     if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);
     const slot = this.idleSlot();
     slot.busy = true;
+    this.jobsRunning.started();
     try {
       const worker = slot.worker ?? this.restart(slot);
       const onAbort = () => this.replace(slot, worker, new EngineUnavailable("the engine worker was stopped at the request deadline", true, 1));
@@ -163,6 +167,7 @@ export class WorkerPool {
       }
     } finally {
       slot.busy = false;
+      this.jobsRunning.ended();
     }
   }
 
@@ -203,7 +208,7 @@ export class WorkerPool {
   }
 
   private start(slot: Slot): WorkerThread {
-    const worker: WorkerThread = new WorkerThread(this.createWorker(), this.loadTimeoutMs, (reason, loaded) => this.lost(slot, worker, reason, loaded));
+    const worker: WorkerThread = new WorkerThread(this.createWorker(this.jobsRunning), this.loadTimeoutMs, (reason, loaded) => this.lost(slot, worker, reason, loaded));
     slot.worker = worker;
     slot.failure = undefined;
     return worker;

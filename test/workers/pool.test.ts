@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { engineWorkerOptions, WorkerPool, type PoolOptions } from "../../src/workers/pool";
+import { JobsRunning } from "../../src/workers/jobs-running";
 import type { SchemaAnswer, WorkerReply, WorkerRequest } from "../../src/workers/protocol";
 import { Admission, EngineUnavailable } from "../../src/engine/admission";
 import { DomainError } from "../../src/errors/domain-error";
@@ -15,7 +16,7 @@ const never = new AbortController().signal;
 
 /** A pool of scripted workers; `loads` says how each worker started from now on loads. */
 function scriptedPool(size: number, loads: () => string = () => "ok", options: PoolOptions = {}) {
-  const pool = new WorkerPool(size, { warm: [], createWorker: () => new Worker(SCRIPT, { argv: [loads()] }), loadTimeoutMs: 1_000, restartDelayMs: 200, ...options });
+  const pool = new WorkerPool(size, { warm: [], createWorker: (jobsRunning) => new Worker(SCRIPT, { argv: [loads()], workerData: { jobsRunning: jobsRunning.shared } } as Bun.WorkerOptions), loadTimeoutMs: 1_000, restartDelayMs: 200, ...options });
   pools.push(pool);
   return pool;
 }
@@ -211,8 +212,22 @@ describe("a worker collecting its heap after its reply", () => {
     expect(performance.now() - waited).toBeGreaterThan(150);
   }, 20_000);
 
-  test("the real worker says so before its reply to a large XML document, and again when done; a small one gets the reply alone", async () => {
-    const worker = new Worker(new URL("../../src/workers/worker-main.ts", import.meta.url).href, engineWorkerOptions());
+  test("a worker reads how many jobs its pool runs: its own alone, or another beside it, and the count falls when jobs settle, failed ones too", async () => {
+    const pool = scriptedPool(2);
+    await pool.ready();
+    const others = async () => ((await job(pool, "others")) as { others: boolean }).others;
+    expect(await others()).toBe(false);
+    const beside = job(pool, "sleep:400");
+    expect(await others()).toBe(true);
+    await beside;
+    expect(await others()).toBe(false);
+    await failure(job(pool, "fault"));
+    expect(await others()).toBe(false);
+  }, 20_000);
+
+  test("the real worker collects after a large XML document only while another job runs in its pool, and says so before its reply and again when done; a small one gets the reply alone", async () => {
+    const running = new JobsRunning();
+    const worker = new Worker(new URL("../../src/workers/worker-main.ts", import.meta.url).href, engineWorkerOptions(running));
     const seen: WorkerReply[] = [];
     const arrived = (done: (reply: WorkerReply) => boolean) =>
       new Promise<void>((resolve) => {
@@ -227,18 +242,35 @@ describe("a worker collecting its heap after its reply", () => {
         });
       });
     const shape = (reply: WorkerReply) => ("collecting" in reply ? `collecting ${reply.collecting}` : "ok" in reply ? `reply ${reply.ok}` : `asks ${reply.asks}`);
+    /** Runs job `id` as the pool would: counted while it runs. */
+    const judged = async (id: number, bytes: Uint8Array, last: (reply: WorkerReply) => boolean) => {
+      running.started();
+      worker.postMessage({ id, kind: "validate", request: { bytes } } satisfies WorkerRequest);
+      await arrived((reply) => reply.id === id && "ok" in reply);
+      running.ended();
+      if (!seen.some((reply) => reply.id === id && last(reply))) await arrived((reply) => reply.id === id && last(reply));
+      return seen.filter((reply) => reply.id === id).map(shape);
+    };
+    const replied = (reply: WorkerReply) => "ok" in reply;
+    const collected = (reply: WorkerReply) => "collecting" in reply && !reply.collecting;
     try {
       await arrived((reply) => reply.id === 0);
       const small = readFileSync(join(import.meta.dir, "../../../shared/corpus/xrechnung-testsuite/src/test/business-cases/standard/01.01a-INVOICE_ubl.xml"));
       // A comment after the root makes it large without changing what is judged.
       const large = Buffer.concat([small, Buffer.from(`<!--${" ".repeat(300 * 1024)}-->`)]);
-      worker.postMessage({ id: 1, kind: "validate", request: { bytes: small } } satisfies WorkerRequest);
-      await arrived((reply) => reply.id === 1 && "ok" in reply);
+      expect(await judged(1, small, replied)).toEqual(["reply true"]);
       await Bun.sleep(200);
-      worker.postMessage({ id: 2, kind: "validate", request: { bytes: large } } satisfies WorkerRequest);
-      await arrived((reply) => reply.id === 2 && "collecting" in reply && !reply.collecting);
-      expect(seen.filter((reply) => reply.id === 1).map(shape)).toEqual(["reply true"]);
-      expect(seen.filter((reply) => reply.id === 2).map(shape)).toEqual(["asks schema", "collecting true", "reply true", "collecting false"]);
+      // Alone in the pool: the collector's own policy, no collection and nothing said.
+      expect(await judged(2, large, replied)).toEqual(["asks schema", "reply true"]);
+      await Bun.sleep(200);
+      expect(seen.filter((reply) => reply.id === 2).map(shape)).toEqual(["asks schema", "reply true"]);
+      // Another job running beside it (one more counted than its own): collected after the reply.
+      running.started();
+      try {
+        expect(await judged(3, large, collected)).toEqual(["asks schema", "collecting true", "reply true", "collecting false"]);
+      } finally {
+        running.ended();
+      }
     } finally {
       worker.terminate();
     }

@@ -6,12 +6,14 @@
 //   | refuse (a DomainError) | exit (process.exit) | crash (an uncaught error after the reply is due)
 //   | exit-in:<ms> (dies that long into the job, without answering) | whoami (answers which worker it is)
 //   | collect:<ms> (answers which worker it is, then holds its thread that long, saying it collects)
+//   | others (answers whether its pool counts a job other than this one as running)
 // A generate job takes its command from the invoice note and then, as the real one does, asks to
 // spend its unit; a note "<command>/<command>" says what it does before and after. A validate job
 // "ask-schema|<command>" asks for its schema to be checked elsewhere and answers `{ done, outcome }`
 // with what came back; the worker asked to check it does <command>. Every other job just succeeds.
 import { DomainError } from "../../src/errors/domain-error";
 import { failureReply, type SchemaAnswer, type UnitAnswer, type WorkerReply, type WorkerRequest } from "../../src/workers/protocol";
+import { otherJobRunning } from "../../src/workers/jobs-running";
 
 declare const self: Worker;
 const WORKER = crypto.randomUUID();
@@ -72,6 +74,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer | SchemaA
       if (after && !(await act(after))) return;
     }
     const [done, arg] = before.split(":");
+    if (done === "others") return void self.postMessage({ id: message.id, ok: true, value: { done, others: otherJobRunning() } } satisfies WorkerReply);
     if (done === "collect") self.postMessage({ id: message.id, collecting: true } satisfies WorkerReply);
     self.postMessage({ id: message.id, ok: true, value: done === "whoami" || done === "collect" ? { done, worker: WORKER } : { done } } satisfies WorkerReply);
     if (done === "collect") {
