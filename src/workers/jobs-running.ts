@@ -3,7 +3,7 @@ import { workerData } from "node:worker_threads";
 /**
  * How many jobs a pool's workers are running, in memory the pool shares with them: a worker that
  * has just answered a large document reads it to tell whether another job is running beside its
- * own (worker-main.ts collects its heap only then).
+ * own (worker-main.ts collects its heap only then). The pool publishes its count of busy slots.
  */
 export class JobsRunning {
   private readonly count = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
@@ -13,17 +13,16 @@ export class JobsRunning {
     return this.count.buffer as SharedArrayBuffer;
   }
 
-  started(): void {
-    Atomics.add(this.count, 0, 1);
-  }
-
-  ended(): void {
-    Atomics.sub(this.count, 0, 1);
+  publish(running: number): void {
+    Atomics.store(this.count, 0, running);
   }
 }
 
+/** In a worker: the count its pool handed it, if any. */
+const handed = (workerData as { jobsRunning?: SharedArrayBuffer } | null | undefined)?.jobsRunning;
+const running = handed instanceof SharedArrayBuffer ? new Int32Array(handed) : undefined;
+
 /** In a worker: whether a job other than its own is running in its pool; false when it was started without the count. */
 export function otherJobRunning(): boolean {
-  const shared = (workerData as { jobsRunning?: SharedArrayBuffer } | null | undefined)?.jobsRunning;
-  return shared instanceof SharedArrayBuffer && Atomics.load(new Int32Array(shared), 0) > 1;
+  return running !== undefined && Atomics.load(running, 0) > 1;
 }

@@ -153,8 +153,7 @@ export class WorkerPool {
     // An abort listener added after the abort never fires: such a job would run unbounded.
     if (signal.aborted) throw new EngineUnavailable("the request deadline passed before the engine started this job", false, 1);
     const slot = this.idleSlot();
-    slot.busy = true;
-    this.jobsRunning.started();
+    this.occupy(slot, true);
     try {
       const worker = slot.worker ?? this.restart(slot);
       const onAbort = () => this.replace(slot, worker, new EngineUnavailable("the engine worker was stopped at the request deadline", true, 1));
@@ -166,9 +165,14 @@ export class WorkerPool {
         signal.removeEventListener("abort", onAbort);
       }
     } finally {
-      slot.busy = false;
-      this.jobsRunning.ended();
+      this.occupy(slot, false);
     }
+  }
+
+  /** A slot taken or freed by a job; its workers read the count of busy slots (jobs-running.ts). */
+  private occupy(slot: Slot, busy: boolean): void {
+    slot.busy = busy;
+    this.jobsRunning.publish(this.slots.filter((s) => s.busy).length);
   }
 
   /**

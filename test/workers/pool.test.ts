@@ -242,12 +242,12 @@ describe("a worker collecting its heap after its reply", () => {
         });
       });
     const shape = (reply: WorkerReply) => ("collecting" in reply ? `collecting ${reply.collecting}` : "ok" in reply ? `reply ${reply.ok}` : `asks ${reply.asks}`);
-    /** Runs job `id` as the pool would: counted while it runs. */
-    const judged = async (id: number, bytes: Uint8Array, last: (reply: WorkerReply) => boolean) => {
-      running.started();
+    /** Runs job `id` as the pool would: counted while it runs, `beside` other jobs with it. */
+    const judged = async (id: number, bytes: Uint8Array, last: (reply: WorkerReply) => boolean, beside = 0) => {
+      running.publish(1 + beside);
       worker.postMessage({ id, kind: "validate", request: { bytes } } satisfies WorkerRequest);
       await arrived((reply) => reply.id === id && "ok" in reply);
-      running.ended();
+      running.publish(beside);
       if (!seen.some((reply) => reply.id === id && last(reply))) await arrived((reply) => reply.id === id && last(reply));
       return seen.filter((reply) => reply.id === id).map(shape);
     };
@@ -265,12 +265,7 @@ describe("a worker collecting its heap after its reply", () => {
       await Bun.sleep(200);
       expect(seen.filter((reply) => reply.id === 2).map(shape)).toEqual(["asks schema", "reply true"]);
       // Another job running beside it (one more counted than its own): collected after the reply.
-      running.started();
-      try {
-        expect(await judged(3, large, collected)).toEqual(["asks schema", "collecting true", "reply true", "collecting false"]);
-      } finally {
-        running.ended();
-      }
+      expect(await judged(3, large, collected, 1)).toEqual(["asks schema", "collecting true", "reply true", "collecting false"]);
     } finally {
       worker.terminate();
     }
