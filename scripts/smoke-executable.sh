@@ -24,6 +24,9 @@ cp "$exe" "$work/einvoice"
 cd "$work"
 
 fail() { echo "smoke test failed: $*"; [ -f serve.log ] && cat serve.log; exit 1; }
+# Whether a captured body matches: grep -q stops reading at its first match, so a producer piped
+# into it (curl, echo) can fail on the closed pipe and, under pipefail, fail the check.
+has() { grep -q -- "$1" <<<"$2"; }
 
 # Prints the body of METHOD URL (with the key; a file as body, application/xml unless a type is
 # given; a binary answer as its size and first bytes); fails on a non-2xx.
@@ -75,26 +78,28 @@ for _ in $(seq 1 100); do
   if body="$(request GET "http://127.0.0.1:$port/v1/me" "$key")"; then break; fi
   sleep 0.1
 done
-echo "$body" | grep -q '"name":"smoke"' || fail "GET /v1/me: $body"
+has '"name":"smoke"' "$body" || fail "GET /v1/me: $body"
 
 validated=""
 if [ -f "$valid" ]; then
   # The first document waits for the workers to load their stylesheets, well inside the deadline.
   body="$(request POST "http://127.0.0.1:$port/v1/validate" "$key" "$valid")" || fail "POST /v1/validate: $body"
-  echo "$body" | grep -q '"valid":true' || fail "POST /v1/validate: $body"
-  echo "$body" | grep -q '"profileDetected":"xrechnung"' || fail "POST /v1/validate: $body"
+  has '"valid":true' "$body" || fail "POST /v1/validate: $body"
+  has '"profileDetected":"xrechnung"' "$body" || fail "POST /v1/validate: $body"
   body="$(request POST "http://127.0.0.1:$port/v1/parse" "$key" "$valid")" || fail "POST /v1/parse: $body"
-  echo "$body" | grep -q '"format":"ubl"' || fail "POST /v1/parse: $body"
+  has '"format":"ubl"' "$body" || fail "POST /v1/parse: $body"
   validated=", POST /v1/validate judged a valid XRechnung, POST /v1/parse read it"
 fi
 body="$(request POST "http://127.0.0.1:$port/v1/generate" "$key" generate-xml.json application/json)" || fail "POST /v1/generate: $body"
-echo "$body" | grep -q 'CrossIndustryInvoice' || fail "POST /v1/generate: $body"
+has 'CrossIndustryInvoice' "$body" || fail "POST /v1/generate: $body"
 body="$(request POST "http://127.0.0.1:$port/v1/generate" "$key" generate-pdf.json application/json)" || fail "POST /v1/generate (PDF): $body"
-echo "$body" | grep -q '^%PDF-.* bytes pass' || fail "POST /v1/generate (PDF): $body"
+has '^%PDF-.* bytes pass' "$body" || fail "POST /v1/generate (PDF): $body"
 validated="$validated, POST /v1/generate wrote XRechnung CII and a Factur-X hybrid PDF judged valid"
 # The dashboard's page and its embedded script come from inside the executable.
-curl -fsS "http://127.0.0.1:$port/dashboard/sign-in" | grep -q 'action="/dashboard/sign-in"' || fail "GET /dashboard/sign-in"
-curl -fsS "http://127.0.0.1:$port/dashboard/assets/dashboard.js" | grep -q 'verifySeal' || fail "GET /dashboard/assets/dashboard.js"
+body="$(curl -fsS "http://127.0.0.1:$port/dashboard/sign-in")" || fail "GET /dashboard/sign-in"
+has 'action="/dashboard/sign-in"' "$body" || fail "GET /dashboard/sign-in"
+body="$(curl -fsS "http://127.0.0.1:$port/dashboard/assets/dashboard.js")" || fail "GET /dashboard/assets/dashboard.js"
+has 'verifySeal' "$body" || fail "GET /dashboard/assets/dashboard.js"
 validated="$validated, the dashboard's sign-in page and script served"
 kill "$pid"
 wait "$pid" || true
