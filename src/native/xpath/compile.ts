@@ -23,7 +23,7 @@ import {
   type PlainStep,
 } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
-import { liftInvariants } from "./invariants.ts";
+import { liftCommonParts, liftInvariants } from "./invariants.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
@@ -553,25 +553,31 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
     const value = compile(binding.value, scope);
     return { value, slot: scope.declare(binding.name, true) };
   });
-  const lifted = liftInvariants(expr.body, expr.bindings.map((binding) => binding.name), scope);
+  const names = expr.bindings.map((binding) => binding.name);
+  const lifted = liftInvariants(expr.body, names, scope);
   const invariants = lifted.parts.map((part) => ({ value: compile(part.expr, scope), slot: scope.declare(part.name) }));
+  const common = liftCommonParts(lifted.body, names, scope);
+  const commons = common.parts.map((part) => ({ value: compile(part.expr, scope), slot: scope.declare(part.name) }));
   // Compiled while the range variables are in scope: the return expression, or the test of some/every.
-  const body = expr.kind === "for" ? compile(lifted.body, scope) : null;
-  const satisfies = expr.kind === "quantified" ? compileBoolean(lifted.body, scope) : null;
-  scope.release(bindings.length + invariants.length);
-  const bindInvariants = (focus: Focus, runtime: Runtime) => {
-    for (const { value, slot } of invariants) runtime.locals[slot] = new Lazy(() => value(focus, runtime));
+  const body = expr.kind === "for" ? compile(common.body, scope) : null;
+  const satisfies = expr.kind === "quantified" ? compileBoolean(common.body, scope) : null;
+  scope.release(bindings.length + invariants.length + commons.length);
+  const bindLazily = (parts: typeof invariants, focus: Focus, runtime: Runtime) => {
+    for (const { value, slot } of parts) runtime.locals[slot] = new Lazy(() => value(focus, runtime));
   };
   if (body) {
     return (focus, runtime) => {
-      bindInvariants(focus, runtime);
+      bindLazily(invariants, focus, runtime);
       const out: Item[] = [];
       const loop = (depth: number) => {
         const { value, slot } = bindings[depth];
         for (const item of value(focus, runtime)) {
           runtime.locals[slot] = [item];
           if (depth + 1 < bindings.length) loop(depth + 1);
-          else for (const result of body(focus, runtime)) out.push(result);
+          else {
+            bindLazily(commons, focus, runtime);
+            for (const result of body(focus, runtime)) out.push(result);
+          }
         }
       };
       loop(0);
@@ -580,11 +586,12 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
   }
   const every = (expr as Extract<Expr, { kind: "quantified" }>).every;
   return (focus, runtime) => {
-    bindInvariants(focus, runtime);
+    bindLazily(invariants, focus, runtime);
     const search = (depth: number): boolean => {
       const { value, slot } = bindings[depth];
       for (const item of value(focus, runtime)) {
         runtime.locals[slot] = [item];
+        if (depth + 1 === bindings.length) bindLazily(commons, focus, runtime);
         const satisfied = depth + 1 < bindings.length ? search(depth + 1) : satisfies!(focus, runtime);
         if (satisfied !== every) return satisfied;
       }

@@ -1,14 +1,20 @@
 /**
- * Loop-invariant sub-expressions of a `for`, `some` or `every` body: a part that reads none of the
- * range variables, evaluated with the loop's own focus, has one value for the whole loop. The
- * Factur-X parent-line test compares `normalize-space(ram:.../ram:LineID)` of the current line with
- * every other line; evaluated per iteration that is a path, a string and three arrays per pair of
- * lines, hundreds of thousands on a 500-line invoice. Each such part becomes a variable bound
- * lazily when the loop starts (see `Lazy`): computed where the body first needs it, never if it is
- * never needed, with its error, if any, raised there and again at every later use, as the
- * per-iteration evaluation would.
+ * Parts of a `for`, `some` or `every` body evaluated with the loop's own focus, made variables:
+ * - Loop-invariant parts: a part that reads none of the range variables has one value for the whole
+ *   loop. The Factur-X parent-line test compares `normalize-space(ram:.../ram:LineID)` of the
+ *   current line with every other line; evaluated per iteration that is a path, a string and three
+ *   arrays per pair of lines, hundreds of thousands on a 500-line invoice. Each such part becomes a
+ *   variable bound lazily when the loop starts; identical parts share one.
+ * - Common parts: a part that reads a range variable and is written more than once in the body has
+ *   one value per iteration. The CEN VAT breakdown rules (BR-S-08 and its siblings) compare the
+ *   taxable amount minus one, then plus one, with the same `sum(../../../cac:InvoiceLine[... =
+ *   $rate]/...)` for each rate: on a 900-line invoice the second walk over the lines cost as much
+ *   as the first. Each such part becomes a variable bound lazily at each iteration.
+ * Either variable (see `Lazy`) is computed where the body first needs it, never if it is never
+ * needed, with its error, if any, raised there and again at every later use, as evaluating the part
+ * in place would.
  */
-import type { Expr } from "./ast.ts";
+import { subexpressions, type Expr } from "./ast.ts";
 import type { Scope } from "./context.ts";
 import { dependence, Depends, worthHoisting } from "./hoist.ts";
 
@@ -21,47 +27,94 @@ interface Lifted {
 
 export function liftInvariants(body: Expr, rangeVariables: readonly string[], scope: Scope): Lifted {
   const parts: Lifted["parts"] = [];
-  const lift = (expr: Expr, variant: ReadonlySet<string>): Expr => {
-    if (isInvariant(expr, variant, scope)) {
-      const name = scope.invariantName();
+  const names = new Map<string, string>();
+  const lifted = atLoopFocus(body, new Set(rangeVariables), (expr, variant) => {
+    if (!isInvariant(expr, variant, scope)) return null;
+    const key = JSON.stringify(expr);
+    let name = names.get(key);
+    if (name === undefined) {
+      names.set(key, (name = scope.invariantName()));
       parts.push({ name, expr });
-      return { kind: "var", name };
     }
-    // Only parts evaluated with the loop's focus: not predicates, nor path steps after the first.
-    switch (expr.kind) {
-      case "binary":
-        return { ...expr, left: lift(expr.left, variant), right: lift(expr.right, variant) };
-      case "unary":
-      case "cast":
-      case "instance":
-        return { ...expr, operand: lift(expr.operand, variant) };
-      case "call":
-        return { ...expr, args: expr.args.map((arg) => lift(arg, variant)) };
-      case "if":
-        return { ...expr, condition: lift(expr.condition, variant), then: lift(expr.then, variant), else: lift(expr.else, variant) };
-      case "sequence":
-        return { ...expr, items: expr.items.map((item) => lift(item, variant)) };
-      case "path":
-        return { ...expr, steps: [lift(expr.steps[0], variant), ...expr.steps.slice(1)] };
-      case "filter":
-        return { ...expr, base: lift(expr.base, variant) };
-      case "for":
-      case "quantified": {
-        // An inner loop's range variables vary too, within its bindings that follow and its body.
-        const inner = new Set(variant);
-        const bindings = expr.bindings.map((binding) => {
-          const value = lift(binding.value, inner);
-          inner.add(binding.name);
-          return { ...binding, value };
-        });
-        return { ...expr, bindings, body: lift(expr.body, inner) };
-      }
-      default:
-        return expr;
-    }
-  };
-  const lifted = lift(body, new Set(rangeVariables));
+    return { kind: "var", name };
+  });
   return { body: lifted, parts };
+}
+
+/**
+ * The common parts of a loop body (see above): parts that read one of `rangeVariables` and none
+ * bound by a loop inside the body, that navigate or call, written more than once; each replaced by
+ * a variable, outermost parts first.
+ */
+export function liftCommonParts(body: Expr, rangeVariables: readonly string[], scope: Scope): Lifted {
+  const own = new Set(rangeVariables);
+  const candidate = (expr: Expr, variant: ReadonlySet<string>) =>
+    worthHoisting(expr) && !hasLoop(expr) && reads(expr, own) && !reads(expr, new Set([...variant].filter((name) => !own.has(name))));
+  const counts = new Map<string, number>();
+  atLoopFocus(body, own, (expr, variant) => {
+    if (candidate(expr, variant)) counts.set(JSON.stringify(expr), (counts.get(JSON.stringify(expr)) ?? 0) + 1);
+    return null;
+  });
+  const parts: Lifted["parts"] = [];
+  const names = new Map<string, string>();
+  const lifted = atLoopFocus(body, own, (expr, variant) => {
+    if (!candidate(expr, variant)) return null;
+    const key = JSON.stringify(expr);
+    if ((counts.get(key) ?? 0) < 2) return null;
+    let name = names.get(key);
+    if (name === undefined) {
+      names.set(key, (name = scope.invariantName()));
+      parts.push({ name, expr });
+    }
+    return { kind: "var", name };
+  });
+  return { body: lifted, parts };
+}
+
+/**
+ * `expr` with the parts `replace` answers for replaced, visiting only the parts evaluated with the
+ * loop's focus (not predicates, nor path steps after the first), outermost first; `variant` holds
+ * the range variables in scope at each part, an inner loop's included.
+ */
+function atLoopFocus(expr: Expr, variant: ReadonlySet<string>, replace: (expr: Expr, variant: ReadonlySet<string>) => Expr | null): Expr {
+  const replaced = replace(expr, variant);
+  if (replaced) return replaced;
+  const visit = (inner: Expr, names = variant) => atLoopFocus(inner, names, replace);
+  switch (expr.kind) {
+    case "binary":
+      return { ...expr, left: visit(expr.left), right: visit(expr.right) };
+    case "unary":
+    case "cast":
+    case "instance":
+      return { ...expr, operand: visit(expr.operand) };
+    case "call":
+      return { ...expr, args: expr.args.map((arg) => visit(arg)) };
+    case "if":
+      return { ...expr, condition: visit(expr.condition), then: visit(expr.then), else: visit(expr.else) };
+    case "sequence":
+      return { ...expr, items: expr.items.map((item) => visit(item)) };
+    case "path":
+      return { ...expr, steps: [visit(expr.steps[0]), ...expr.steps.slice(1)] };
+    case "filter":
+      return { ...expr, base: visit(expr.base) };
+    case "for":
+    case "quantified": {
+      // An inner loop's range variables vary too, within its bindings that follow and its body.
+      const inner = new Set(variant);
+      const bindings = expr.bindings.map((binding) => {
+        const value = visit(binding.value, inner);
+        inner.add(binding.name);
+        return { ...binding, value };
+      });
+      return { ...expr, bindings, body: visit(expr.body, inner) };
+    }
+    default:
+      return expr;
+  }
+}
+
+function hasLoop(expr: Expr): boolean {
+  return expr.kind === "for" || expr.kind === "quantified" || subexpressions(expr).some(hasLoop);
 }
 
 /**
