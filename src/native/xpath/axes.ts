@@ -46,6 +46,11 @@ export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledT
 
 export const REVERSE_AXES = new Set<Axis>(["parent", "ancestor", "ancestor-or-self", "preceding", "preceding-sibling"]);
 
+/** `descendant-or-self::node()` without predicates: the `//` of an abbreviated path. */
+export function isAnyNodeStep(step: Expr): boolean {
+  return step.kind === "step" && step.axis === "descendant-or-self" && step.test.kind === "type" && step.test.type === "node" && !step.predicates.length;
+}
+
 /** Nodes on `axis` from `node` that pass `test`, in axis order. */
 export function axisNodes(node: XNode, axis: Axis, test: CompiledTest, document: XDocument): XNode[] {
   if (axis === "child") return childNodes(node, test) as XNode[];

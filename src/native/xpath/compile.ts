@@ -15,6 +15,7 @@ import {
   descendantAttributes,
   documentOrder,
   hasChildNode,
+  isAnyNodeStep,
   plainStep,
   REVERSE_AXES,
   someAlong,
@@ -24,6 +25,7 @@ import {
 } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftCommonParts, liftInvariants } from "./invariants.ts";
+import { compileLazyExists, walkedSteps } from "./lazy-exists.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
@@ -112,6 +114,7 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       if (name === "exists" || name === "empty") {
         const along = compileChildPathExists(expr.args[0], scope);
         if (along) return name === "exists" ? along : (focus, runtime) => !along(focus, runtime);
+        if (walkedSteps(expr.args[0], isBooleanPredicate)) return trueOf(compile(expr, scope));
         const operand = compile(expr.args[0], scope);
         return name === "exists" ? (focus, runtime) => operand(focus, runtime).length > 0 : (focus, runtime) => operand(focus, runtime).length === 0;
       }
@@ -120,6 +123,8 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
     case "path": {
       const along = compileChildPathExists(expr, scope);
       if (along) return along;
+      // A path's effective boolean value is whether it selects a node: walked as exists() is.
+      if (walkedSteps(expr, isBooleanPredicate)) return trueOf(compile({ kind: "call", name: "exists", args: [expr] }, scope));
       break;
     }
     case "step":
@@ -136,10 +141,16 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
           return hasChildNode(node, test);
         };
       }
+      if (walkedSteps(expr, isBooleanPredicate)) return trueOf(compile({ kind: "call", name: "exists", args: [expr] }, scope));
       break;
   }
   const evaluate = compile(expr, scope);
   return (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
+}
+
+/** A boolean-valued expression's value as a test. */
+function trueOf(evaluate: Evaluate): Test {
+  return (focus, runtime) => evaluate(focus, runtime)[0] === true;
 }
 
 /**
@@ -407,6 +418,12 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   const builtIn = BUILT_INS[name];
   if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
+  // A path of nodes: its effective boolean value (`boolean`, `not`) is whether it selects one.
+  if (name === "exists" || name === "empty" || name === "boolean" || name === "not") {
+    const selects = compileLazyExists(args[0], scope, { compileBoolean, isBooleanPredicate });
+    const yes = name === "exists" || name === "boolean";
+    if (selects) return (focus, runtime) => (selects(focus, runtime) === yes ? TRUE : FALSE);
+  }
   const compiled = args.map((arg) => compile(arg, scope));
   const session = scope.session;
   switch (compiled.length) {
@@ -725,9 +742,6 @@ function compileDescendantAttributes(step: Extract<Expr, { kind: "step" }>, scop
   };
 }
 
-function isAnyNodeStep(step: Expr): boolean {
-  return step.kind === "step" && step.axis === "descendant-or-self" && step.test.kind === "type" && step.test.type === "node" && !step.predicates.length;
-}
 
 /** `(a | b ...)` of child steps with boolean predicates, as the union of the same steps on the descendant axis. */
 function descendantUnion(expr: Expr): Expr | null {

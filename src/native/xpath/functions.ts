@@ -315,7 +315,8 @@ export function openDocument(href: string, documents: (href: string) => XDocumen
 
 /** The document node of a node, which absolute paths start from. */
 export function documentNode(item: Item | undefined): XNode {
-  if (!(item instanceof XNode)) return fail("XPDY0002", "a path starting with / needs a node as context item");
+  if (item === undefined) return fail("XPDY0002", "a path starting with / needs a context item");
+  if (!(item instanceof XNode)) return fail("XPTY0020", "a path starting with / needs a node as context item, not an atomic value");
   const root = item.root();
   return root.kind === Kind.Document ? root : fail("XPDY0050", "the root of the context node is not a document node");
 }

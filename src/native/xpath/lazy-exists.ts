@@ -1,0 +1,88 @@
+/**
+ * Whether a path selects anything, walked node by node and stopped at the first node it selects, as
+ * Saxon-HE evaluates `exists()`, `empty()` and a path's effective boolean value: lazily, each step's
+ * nodes in axis order, each node's predicates in turn, and each node followed through the later
+ * steps before the next one is tried. An error a predicate would raise on a node after that is
+ * never raised: Saxon-HE answers `exists(//l[xs:decimal(p) = 25])` true where a later `l` has `p`
+ * 'abc', for which the whole sequence raised FORG0001 (`test/native/lazy-exists.test.ts`), and a
+ * rule file stopped where Saxon-HE's gave a verdict. Walked, the CEN VAT breakdown rules' `exists(//
+ * cac:InvoiceLine[... = $rate])` also stops at the first line of the rate instead of filtering all.
+ *
+ * Only paths of axis steps whose predicates cannot be positional are walked so, and only with a
+ * predicate somewhere (a path of names alone raises nothing, and has faster answers in compile.ts);
+ * anything else is evaluated whole, as before.
+ */
+import type { Axis, Expr } from "./ast.ts";
+import { axisNodes, compileTest, isAnyNodeStep, type CompiledTest } from "./axes.ts";
+import { XNode } from "./document.ts";
+import { documentNode } from "./functions.ts";
+import type { Focus, Runtime, Scope } from "./context.ts";
+import { fail } from "./errors.ts";
+
+type Test = (focus: Focus, runtime: Runtime) => boolean;
+
+interface WalkedStep {
+  axis: Axis;
+  test: CompiledTest;
+  predicates: Test[];
+}
+
+/** Axes whose nodes come in document order, one node at a time from their context node (parent: at most one). */
+const WALKED_AXES = new Set<Axis>(["child", "attribute", "self", "parent", "descendant", "descendant-or-self", "following-sibling", "following"]);
+
+export interface LazyExistsCompiler {
+  compileBoolean(expr: Expr, scope: Scope): Test;
+  isBooleanPredicate(expr: Expr): boolean;
+}
+
+/**
+ * The steps of a path walked so (`//name[p]` read as descendant::name[p], as Saxon-HE rewrites it and
+ * compile.ts does), or null for an expression evaluated whole.
+ */
+export function walkedSteps(expr: Expr, isBooleanPredicate: (expr: Expr) => boolean): { fromRoot: boolean; steps: Extract<Expr, { kind: "step" }>[] } | null {
+  const raw = expr.kind === "path" ? expr.steps : expr.kind === "step" ? [expr] : null;
+  if (!raw) return null;
+  const fromRoot = raw[0].kind === "root";
+  const steps: Extract<Expr, { kind: "step" }>[] = [];
+  for (let at = fromRoot ? 1 : 0; at < raw.length; at++) {
+    let step = raw[at];
+    if (step.kind !== "step") return null;
+    const next = raw[at + 1];
+    if (isAnyNodeStep(step) && next?.kind === "step" && next.axis === "child" && next.predicates.every(isBooleanPredicate)) {
+      step = { ...next, axis: "descendant" };
+      at++;
+    }
+    if (!WALKED_AXES.has(step.axis) || !step.predicates.every(isBooleanPredicate)) return null;
+    steps.push(step);
+  }
+  return steps.some((step) => step.predicates.length > 0) ? { fromRoot, steps } : null;
+}
+
+/** The walk of a path {@link walkedSteps} accepts, or null for an expression evaluated whole. */
+export function compileLazyExists(expr: Expr, scope: Scope, compiler: LazyExistsCompiler): Test | null {
+  const walked = walkedSteps(expr, compiler.isBooleanPredicate);
+  if (!walked) return null;
+  const { fromRoot } = walked;
+  const steps: WalkedStep[] = walked.steps.map((step) => ({
+    axis: step.axis,
+    test: compileTest(step.test, step.axis, scope),
+    predicates: step.predicates.map((predicate) => compiler.compileBoolean(predicate, scope)),
+  }));
+  const selects = (node: XNode, at: number, runtime: Runtime): boolean => {
+    const step = steps[at];
+    const last = at === steps.length - 1;
+    candidates: for (const candidate of axisNodes(node, step.axis, step.test, runtime.document)) {
+      // Position and size are never read: the predicates cannot be positional.
+      const focus: Focus = { item: candidate, position: 1, size: 1 };
+      for (const predicate of step.predicates) if (!predicate(focus, runtime)) continue candidates;
+      if (last || selects(candidate, at + 1, runtime)) return true;
+    }
+    return false;
+  };
+  return (focus, runtime) => {
+    const item = focus.item;
+    if (fromRoot) return selects(documentNode(item), 0, runtime);
+    if (!(item instanceof XNode)) return fail("XPTY0020", "the context item of an axis step is not a node");
+    return selects(item, 0, runtime);
+  };
+}
