@@ -1,7 +1,7 @@
 // Whether a path selects anything is answered as Saxon-HE answers it: node by node, stopping at the
 // first node selected, so an error a predicate would raise on a later node is never raised
 // (src/native/xpath/lazy-exists.ts). Values and errors must be Saxon-HE's, in `exists()`, `empty()`,
-// `boolean()`, `not()`, conditions, predicates and quantified tests.
+// `boolean()`, `not()`, conditions, predicates, quantified tests and comparisons of a count with zero.
 
 import { describe, expect, test } from "bun:test";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
@@ -36,6 +36,17 @@ const EXPRESSIONS = [
   "if (//l[xs:decimal(p) = 25]) then 1 else 0",
   "count(//t[../l[xs:decimal(p) = 25]])",
   "//t[1]/(every $rate in xs:decimal(p) satisfies exists(//l[xs:decimal(p) = $rate]))",
+  // Comparisons of a count with zero (and `>= 1`), which Saxon-HE rewrites to existence tests or constants.
+  "count(//l[xs:decimal(p) = 25]) = 0",
+  "count(//l[xs:decimal(p) = 25]) ne 0",
+  "count(//l[xs:decimal(p) = 25]) > 0",
+  "0 < count(//l[xs:decimal(p) = 25])",
+  "0 >= count(//l[xs:decimal(p) = 25])",
+  "count(//l[xs:decimal(p) = 25]) ge 1",
+  "count(//l[xs:decimal(p) = 25]) <= 0.0",
+  "count(//l[xs:decimal(p) = 26]) >= 0",
+  "count(//l[xs:decimal(p) = 26]) lt 0",
+  "string(count(//l[xs:decimal(p) = 25]) != 0)",
   // Errors on a node before the first selected one, or with none selected, are raised as before:
   // the rate 7 has no line, and every line is asked of in turn.
   "//t/(every $rate in xs:decimal(p) satisfies exists(//l[xs:decimal(p) = $rate]))",
@@ -48,11 +59,15 @@ const EXPRESSIONS = [
   "exists(//l[m = 3][xs:decimal(p) = 25])",
   "exists(//l/@k[xs:integer(.) = 2])",
   "not(//l[xs:decimal(p) > 100])",
+  "count(//l[xs:decimal(p) = 26]) = 0",
+  "count(//l[xs:decimal(p) = 25]) < 1",
+  "count(//l[xs:decimal(p) = 25]) = 1",
   // The context: an atomic item has no path below it, nor a root.
   "count((string(//t[1]/p), //t[1])[exists(l[p = '25'])])",
   "count((//t[1], string(//t[1]/p))[exists(//l[p = '25'])])",
   "count((string(//t[1]/p), //t[1])[exists(//l[p = '25'])])",
-  // Positional predicates and unions are evaluated whole, as before.
+  // Positional predicates are evaluated whole, as before. Where Saxon-HE is lazy beyond what is
+  // modelled here (`(E)[1]`, unions, `count(E) > 0.5`, a quantified test's binding) see docs/validation.md.
   "exists(//l[2][xs:decimal(p) = 25])",
   "exists(//l[xs:decimal(p) = 25][last()])",
 ];
@@ -65,6 +80,6 @@ describe.skipIf(skip)("existence of a path", () => {
     const ours = nativeEvaluate(EXPRESSIONS, DOCUMENT);
     expect(disagreements(EXPRESSIONS, ours, expected)).toEqual([]);
     // The point of it: these are answered where the whole sequence raised FORG0001.
-    expect(ours.slice(0, 21).filter((outcome) => outcome.startsWith("error"))).toEqual([]);
+    expect(ours.slice(0, 31).filter((outcome) => outcome.startsWith("error"))).toEqual([]);
   }, 120_000);
 });

@@ -25,7 +25,7 @@ import {
 } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftCommonParts, liftInvariants } from "./invariants.ts";
-import { compileLazyExists, walkedSteps } from "./lazy-exists.ts";
+import { compileLazyExists, countComparison, walkedSteps } from "./lazy-exists.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
@@ -71,6 +71,8 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       break;
     case "binary": {
       const { op } = expr;
+      const count = countComparison(expr);
+      if (count) return compileCountComparison(count, scope);
       if (op === "and" || op === "or") {
         const left = compileBoolean(expr.left, scope);
         const right = compileBoolean(expr.right, scope);
@@ -146,6 +148,16 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
   }
   const evaluate = compile(expr, scope);
   return (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
+}
+
+/** A comparison of `count(E)` with a constant as Saxon-HE rewrites it (see {@link countComparison}). */
+function compileCountComparison({ answer, counted }: NonNullable<ReturnType<typeof countComparison>>, scope: Scope): Test {
+  if (answer === "true" || answer === "false") {
+    const value = answer === "true";
+    return () => value;
+  }
+  const selects = compileBoolean({ kind: "call", name: "exists", args: [counted] }, scope);
+  return answer === "exists" ? selects : (focus, runtime) => !selects(focus, runtime);
 }
 
 /** A boolean-valued expression's value as a test. */
@@ -333,7 +345,7 @@ function compileExpr(expr: Expr, scope: Scope): Evaluate {
     case "call":
       return compileCall(expr.name, expr.args, scope);
     case "binary": {
-      if (expr.op === "and" || expr.op === "or") {
+      if (expr.op === "and" || expr.op === "or" || countComparison(expr)) {
         const test = compileBoolean(expr, scope);
         return (focus, runtime) => (test(focus, runtime) ? TRUE : FALSE);
       }

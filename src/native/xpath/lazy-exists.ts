@@ -12,7 +12,7 @@
  * predicate somewhere (a path of names alone raises nothing, and has faster answers in compile.ts);
  * anything else is evaluated whole, as before.
  */
-import type { Axis, Expr } from "./ast.ts";
+import { functionName, type Axis, type Expr } from "./ast.ts";
 import { axisNodes, compileTest, isAnyNodeStep, type CompiledTest } from "./axes.ts";
 import { XNode } from "./document.ts";
 import { documentNode } from "./functions.ts";
@@ -85,4 +85,48 @@ export function compileLazyExists(expr: Expr, scope: Scope, compiler: LazyExists
     if (!(item instanceof XNode)) return fail("XPTY0020", "the context item of an axis step is not a node");
     return selects(item, 0, runtime);
   };
+}
+
+/**
+ * What Saxon-HE makes of a comparison of `count(E)` with a constant, which it rewrites before
+ * evaluating: with zero, `= 0` and `<= 0` are `empty(E)`, `!= 0` and `> 0` are `exists(E)`, `>= 0`
+ * is true and `< 0` false without evaluating E; `>= 1` is `exists(E)`; likewise with the constant on
+ * the left and with value comparisons (`eq`, `ne`, ...). So `count(//l[xs:decimal(p) = 25]) = 0` is
+ * false on Saxon-HE where a later `p` is 'abc', and `count(...) >= 0` true even where the first is.
+ * Other comparisons (`< 1`, `= 1`, `> 1`) count the whole sequence, on Saxon-HE too. Null for any
+ * other expression.
+ */
+export function countComparison(expr: Expr): { answer: "exists" | "empty" | "true" | "false"; counted: Expr } | null {
+  if (expr.kind !== "binary") return null;
+  const op = COMPARISONS[expr.op];
+  if (op === undefined) return null;
+  const counted = countArgument(expr.left);
+  const constant = counted ? numericLiteral(expr.right) : numericLiteral(expr.left);
+  const argument = counted ?? countArgument(expr.right);
+  if (!argument || constant === null) return null;
+  // count(E) op N, with the constant moved to the right.
+  const normalized = counted ? op : MIRRORED[op];
+  const answer = constant === 0 ? WITH_ZERO[normalized] : constant === 1 && normalized === ">=" ? "exists" : undefined;
+  return answer ? { answer, counted: argument } : null;
+}
+
+type Comparison = "=" | "!=" | "<" | "<=" | ">" | ">=";
+
+/** General and value comparisons alike: on a count and a number both compare one number with another. */
+const COMPARISONS: Record<string, Comparison | undefined> = { "=": "=", eq: "=", "!=": "!=", ne: "!=", "<": "<", lt: "<", "<=": "<=", le: "<=", ">": ">", gt: ">", ">=": ">=", ge: ">=" };
+const MIRRORED: Record<Comparison, Comparison> = { "=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
+const WITH_ZERO: Record<Comparison, "exists" | "empty" | "true" | "false"> = { "=": "empty", "<=": "empty", "!=": "exists", ">": "exists", ">=": "true", "<": "false" };
+
+function countArgument(expr: Expr): Expr | null {
+  return expr.kind === "call" && functionName(expr.name) === "count" && expr.args.length === 1 ? expr.args[0] : null;
+}
+
+/** The value of a numeric literal (parenthesized too), else null. */
+function numericLiteral(expr: Expr): number | null {
+  if (expr.kind === "sequence" && expr.items.length === 1) return numericLiteral(expr.items[0]);
+  if (expr.kind !== "literal") return null;
+  const { value } = expr;
+  if (typeof value === "number") return value;
+  if (typeof value === "object") return Number("decimal" in value ? value.decimal : value.integer);
+  return null;
 }
