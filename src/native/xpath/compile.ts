@@ -25,7 +25,7 @@ import {
 } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftCommonParts, liftInvariants } from "./invariants.ts";
-import { compileLazyExists, countComparison, walkedSteps } from "./lazy-exists.ts";
+import { compileLazyExists, compileWalk, countComparison, walkedSteps } from "./lazy-exists.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
@@ -578,9 +578,11 @@ function generalComparison(left: Sequence, right: Sequence, op: ComparisonOp): b
 }
 
 function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, scope: Scope): Evaluate {
+  // A `for` evaluates its binding sequences whole; `some` and `every` go through them lazily (see compileEach).
   const bindings = expr.bindings.map((binding) => {
-    const value = compile(binding.value, scope);
-    return { value, slot: scope.declare(binding.name, true) };
+    const each = expr.kind === "quantified" ? compileEach(binding.value, scope) : null;
+    const value = each ? null : compile(binding.value, scope);
+    return { value, each, slot: scope.declare(binding.name, true) };
   });
   const names = expr.bindings.map((binding) => binding.name);
   const lifted = liftInvariants(expr.body, names, scope);
@@ -600,7 +602,7 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
       const out: Item[] = [];
       const loop = (depth: number) => {
         const { value, slot } = bindings[depth];
-        for (const item of value(focus, runtime)) {
+        for (const item of value!(focus, runtime)) {
           runtime.locals[slot] = [item];
           if (depth + 1 < bindings.length) loop(depth + 1);
           else {
@@ -617,16 +619,33 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
   return (focus, runtime) => {
     bindLazily(invariants, focus, runtime);
     const search = (depth: number): boolean => {
-      const { value, slot } = bindings[depth];
-      for (const item of value(focus, runtime)) {
+      const { each, slot } = bindings[depth];
+      // Stops at the first item that decides: one that satisfies `some`, or fails `every`.
+      const decided = each!(focus, runtime, (item) => {
         runtime.locals[slot] = [item];
         if (depth + 1 === bindings.length) bindLazily(commons, focus, runtime);
         const satisfied = depth + 1 < bindings.length ? search(depth + 1) : satisfies!(focus, runtime);
-        if (satisfied !== every) return satisfied;
-      }
-      return every;
+        return satisfied !== every;
+      });
+      return decided ? !every : every;
     };
     return [search(0)];
+  };
+}
+
+/**
+ * Goes through the items of a quantified test's binding until `stop` answers true for one (then
+ * true). A path {@link compileWalk} accepts is walked lazily, as Saxon-HE iterates it: `some $x in
+ * //l[xs:decimal(p) = 25] satisfies ...` decided by the first line raises nothing for a later line
+ * whose rate is no number. Anything else is evaluated whole first, as before.
+ */
+function compileEach(expr: Expr, scope: Scope): (focus: Focus, runtime: Runtime, stop: (item: Item) => boolean) => boolean {
+  const walk = compileWalk(expr, scope, { compileBoolean, isBooleanPredicate });
+  if (walk) return walk;
+  const value = compile(expr, scope);
+  return (focus, runtime, stop) => {
+    for (const item of value(focus, runtime)) if (stop(item)) return true;
+    return false;
   };
 }
 

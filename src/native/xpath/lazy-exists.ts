@@ -60,6 +60,20 @@ export function walkedSteps(expr: Expr, isBooleanPredicate: (expr: Expr) => bool
 
 /** The walk of a path {@link walkedSteps} accepts, or null for an expression evaluated whole. */
 export function compileLazyExists(expr: Expr, scope: Scope, compiler: LazyExistsCompiler): Test | null {
+  const walk = compileWalk(expr, scope, compiler);
+  return walk && ((focus, runtime) => walk(focus, runtime, FOUND));
+}
+
+const FOUND = () => true;
+
+/**
+ * Visits the nodes a path selects, in the order Saxon-HE reaches them lazily, until `stop` answers
+ * true for one (then true); false when none did. What a quantified test over the path iterates.
+ */
+export type Walk = (focus: Focus, runtime: Runtime, stop: (node: XNode) => boolean) => boolean;
+
+/** The {@link Walk} of a path {@link walkedSteps} accepts, or null for an expression evaluated whole. */
+export function compileWalk(expr: Expr, scope: Scope, compiler: LazyExistsCompiler): Walk | null {
   const walked = walkedSteps(expr, compiler.isBooleanPredicate);
   if (!walked) return null;
   const { fromRoot } = walked;
@@ -68,22 +82,22 @@ export function compileLazyExists(expr: Expr, scope: Scope, compiler: LazyExists
     test: compileTest(step.test, step.axis, scope),
     predicates: step.predicates.map((predicate) => compiler.compileBoolean(predicate, scope)),
   }));
-  const selects = (node: XNode, at: number, runtime: Runtime): boolean => {
+  const visit = (node: XNode, at: number, runtime: Runtime, stop: (node: XNode) => boolean): boolean => {
     const step = steps[at];
     const last = at === steps.length - 1;
     candidates: for (const candidate of axisNodes(node, step.axis, step.test, runtime.document)) {
       // Position and size are never read: the predicates cannot be positional.
       const focus: Focus = { item: candidate, position: 1, size: 1 };
       for (const predicate of step.predicates) if (!predicate(focus, runtime)) continue candidates;
-      if (last || selects(candidate, at + 1, runtime)) return true;
+      if (last ? stop(candidate) : visit(candidate, at + 1, runtime, stop)) return true;
     }
     return false;
   };
-  return (focus, runtime) => {
+  return (focus, runtime, stop) => {
     const item = focus.item;
-    if (fromRoot) return selects(documentNode(item), 0, runtime);
+    if (fromRoot) return visit(documentNode(item), 0, runtime, stop);
     if (!(item instanceof XNode)) return fail("XPTY0020", "the context item of an axis step is not a node");
-    return selects(item, 0, runtime);
+    return visit(item, 0, runtime, stop);
   };
 }
 
