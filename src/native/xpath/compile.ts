@@ -116,7 +116,8 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       if (name === "exists" || name === "empty") {
         const along = compileChildPathExists(expr.args[0], scope);
         if (along) return name === "exists" ? along : (focus, runtime) => !along(focus, runtime);
-        if (walkedSteps(expr.args[0], isBooleanPredicate)) return trueOf(compile(expr, scope));
+        const walked = walkedExistence(expr.args[0], scope);
+        if (walked) return name === "exists" ? walked : (focus, runtime) => !walked(focus, runtime);
         const operand = compile(expr.args[0], scope);
         return name === "exists" ? (focus, runtime) => operand(focus, runtime).length > 0 : (focus, runtime) => operand(focus, runtime).length === 0;
       }
@@ -126,10 +127,11 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       const along = compileChildPathExists(expr, scope);
       if (along) return along;
       // A path's effective boolean value is whether it selects a node: walked as exists() is.
-      if (walkedSteps(expr, isBooleanPredicate)) return trueOf(compile({ kind: "call", name: "exists", args: [expr] }, scope));
+      const walked = walkedExistence(expr, scope);
+      if (walked) return walked;
       break;
     }
-    case "step":
+    case "step": {
       if (!expr.predicates.length && (expr.axis === "child" || expr.axis === "attribute")) {
         const test = compileTest(expr.test, expr.axis, scope);
         const attribute = expr.axis === "attribute";
@@ -143,8 +145,10 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
           return hasChildNode(node, test);
         };
       }
-      if (walkedSteps(expr, isBooleanPredicate)) return trueOf(compile({ kind: "call", name: "exists", args: [expr] }, scope));
+      const walked = walkedExistence(expr, scope);
+      if (walked) return walked;
       break;
+    }
   }
   const evaluate = compile(expr, scope);
   return (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
@@ -160,9 +164,14 @@ function compileCountComparison({ answer, counted }: NonNullable<ReturnType<type
   return answer === "exists" ? selects : (focus, runtime) => !selects(focus, runtime);
 }
 
-/** A boolean-valued expression's value as a test. */
-function trueOf(evaluate: Evaluate): Test {
-  return (focus, runtime) => evaluate(focus, runtime)[0] === true;
+/**
+ * Whether a path lazy-exists.ts walks selects anything, as an `exists()` call compiled like any
+ * other (so hoisted or cached as calls are); null for any other expression.
+ */
+function walkedExistence(expr: Expr, scope: Scope): Test | null {
+  if (!walkedSteps(expr, isBooleanPredicate)) return null;
+  const exists = compile({ kind: "call", name: "exists", args: [expr] }, scope);
+  return (focus, runtime) => exists(focus, runtime)[0] === true;
 }
 
 /**

@@ -26,19 +26,7 @@ interface Lifted {
 }
 
 export function liftInvariants(body: Expr, rangeVariables: readonly string[], scope: Scope): Lifted {
-  const parts: Lifted["parts"] = [];
-  const names = new Map<string, string>();
-  const lifted = atLoopFocus(body, new Set(rangeVariables), (expr, variant) => {
-    if (!isInvariant(expr, variant, scope)) return null;
-    const key = JSON.stringify(expr);
-    let name = names.get(key);
-    if (name === undefined) {
-      names.set(key, (name = scope.invariantName()));
-      parts.push({ name, expr });
-    }
-    return { kind: "var", name };
-  });
-  return { body: lifted, parts };
+  return liftParts(body, new Set(rangeVariables), scope, (expr, variant) => isInvariant(expr, variant, scope));
 }
 
 /**
@@ -52,15 +40,22 @@ export function liftCommonParts(body: Expr, rangeVariables: readonly string[], s
     worthHoisting(expr) && !hasLoop(expr) && reads(expr, own) && !reads(expr, new Set([...variant].filter((name) => !own.has(name))));
   const counts = new Map<string, number>();
   atLoopFocus(body, own, (expr, variant) => {
-    if (candidate(expr, variant)) counts.set(JSON.stringify(expr), (counts.get(JSON.stringify(expr)) ?? 0) + 1);
+    if (candidate(expr, variant)) {
+      const key = JSON.stringify(expr);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
     return null;
   });
+  return liftParts(body, own, scope, (expr, variant) => candidate(expr, variant) && (counts.get(JSON.stringify(expr)) ?? 0) > 1);
+}
+
+/** The parts `lifts` picks (at the loop's focus, outermost first) replaced by variables, one per distinct part. */
+function liftParts(body: Expr, variant: ReadonlySet<string>, scope: Scope, lifts: (expr: Expr, variant: ReadonlySet<string>) => boolean): Lifted {
   const parts: Lifted["parts"] = [];
   const names = new Map<string, string>();
-  const lifted = atLoopFocus(body, own, (expr, variant) => {
-    if (!candidate(expr, variant)) return null;
+  const lifted = atLoopFocus(body, variant, (expr, inScope) => {
+    if (!lifts(expr, inScope)) return null;
     const key = JSON.stringify(expr);
-    if ((counts.get(key) ?? 0) < 2) return null;
     let name = names.get(key);
     if (name === undefined) {
       names.set(key, (name = scope.invariantName()));
