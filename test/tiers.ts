@@ -40,6 +40,7 @@ export const TIERS = {
     "test/native/lazy-rules.test.ts",
     "test/native/namespace-scopes.test.ts",
     "test/native/positional-patterns.test.ts",
+    "test/native/shared-node-tests.test.ts",
     "test/native/skeleton-reader.test.ts",
     "test/native/xml-reader.test.ts",
     "test/pdf/render.test.ts",

@@ -24,8 +24,8 @@ interface PatternStep {
   attribute: boolean;
   /** A predicate that may be a position counts among the node's like-named siblings; any other is a test of the node alone. */
   predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test })[];
-  /** For positional predicates: the siblings passing `test`, listed once per parent (see {@link predicateHolds}). */
-  siblings: WeakMap<XNode, readonly XNode[]>;
+  /** For positional predicates only: the siblings passing `test`, listed once per parent (see {@link predicateHolds}). */
+  siblings?: WeakMap<XNode, readonly XNode[]>;
   /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
   separator: "/" | "//";
 }
@@ -175,6 +175,9 @@ function distributeGroups(expr: Expr): Expr[] {
   });
 }
 
+/** Most steps have no predicate: they share one empty list. */
+const NO_PREDICATES: PatternStep["predicates"] = [];
+
 function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
   const unsupported = (): never => fail("XTSE0340", `unsupported match pattern: ${source}`);
   const raw = expr.kind === "path" ? expr.steps : [expr];
@@ -198,15 +201,16 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
       continue;
     }
     if (step.axis !== "child" && step.axis !== "attribute") return unsupported();
+    const predicates: PatternStep["predicates"] = step.predicates.map((predicate) =>
+      isBooleanPredicate(predicate)
+        ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope) }
+        : { positional: true as const, evaluate: compile(predicate, scope) },
+    );
     steps.push({
       test: compileTest(step.test, step.axis, scope),
       attribute: step.axis === "attribute",
-      predicates: step.predicates.map((predicate) =>
-        isBooleanPredicate(predicate)
-          ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope) }
-          : { positional: true as const, evaluate: compile(predicate, scope) },
-      ),
-      siblings: new WeakMap(),
+      predicates: predicates.length ? predicates : NO_PREDICATES,
+      ...(predicates.some((predicate) => predicate.positional) && { siblings: new WeakMap() }),
       separator,
     });
     separator = "/";
@@ -274,8 +278,8 @@ function predicateHolds(predicate: PatternStep["predicates"][number], step: Patt
   let size = 1;
   const parent = node.parent;
   if (parent) {
-    let siblings = step.siblings.get(parent);
-    if (!siblings) step.siblings.set(parent, (siblings = (step.attribute ? parent.attributes : parent.children).filter((sibling) => step.test.matches(sibling))));
+    let siblings = step.siblings!.get(parent);
+    if (!siblings) step.siblings!.set(parent, (siblings = (step.attribute ? parent.attributes : parent.children).filter((sibling) => step.test.matches(sibling))));
     position = lowerBound(siblings, node.order) + 1;
     size = siblings.length;
   }

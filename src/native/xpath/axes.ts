@@ -18,7 +18,20 @@ export interface CompiledTest {
   anyNamespace?: string;
 }
 
+/**
+ * The test of `test` on `axis`, one object per distinct test in a plan: a Factur-X rule file's
+ * thousand long absolute contexts repeat the same few dozen names, and a closure per step was a
+ * good part of what its plan holds.
+ */
 export function compileTest(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
+  const key = test.kind === "type" ? test.type : `${axis === "attribute" ? "@" : ""}${test.prefix === null ? "*" : `{${scope.namespace(test.prefix)}}`}${test.local ?? "*"}`;
+  const tests = scope.session.nodeTests;
+  let compiled = tests.get(key);
+  if (!compiled) tests.set(key, (compiled = testOf(test, axis, scope)));
+  return compiled;
+}
+
+function testOf(test: NodeTest, axis: Axis, scope: Scope): CompiledTest {
   if (test.kind === "type") {
     const kind = {
       node: null,

@@ -4,6 +4,7 @@
  * as long as the plan, and every plan (every test's too) starts from an empty one: nothing the
  * compiler keeps outlives the plan or carries over from one test into the next.
  */
+import type { CompiledTest } from "./axes.ts";
 import type { Evaluate, Frame } from "./context.ts";
 import type { XDocument } from "./document.ts";
 import { RegexCache } from "./regex.ts";
@@ -18,6 +19,8 @@ export class CompileSession {
   readonly perNode: SessionTables = new WeakMap();
   /** Functions of the context node remembered for the last node, likewise (see `rememberLastNode`). */
   readonly lastNode: SessionTables = new WeakMap();
+  /** Node tests by what they test (see `compileTest` in axes.ts): pure, so every step testing one name shares one. */
+  readonly nodeTests = new Map<string, CompiledTest>();
   /** Shared by every rule of the plan: the patterns are the rules' literals. */
   readonly regexes = new RegexCache();
   /** Per run (told apart by its globals frame, held weakly), what hoisted and remembered expressions keep, by slot. */
