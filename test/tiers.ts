@@ -97,6 +97,7 @@ export const TIERS = {
     "test/native/france-ctc-differential.test.ts",
     "test/native/hoisting.test.ts",
     "test/native/lazy-exists.test.ts",
+    "test/native/code-tables.test.ts",
     "test/native/loop-common-parts.test.ts",
     "test/native/numeric-edges.test.ts",
     "test/native/patterns.test.ts",

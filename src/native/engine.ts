@@ -112,10 +112,22 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
   // it caches, and it goes when the plan goes.
   const session = new CompileSession();
   const functions = compileFunctions(schema.xslt, stylesheetNamespaces, globalSlots, session);
-  // document() hands out one tree per href, as XSLT's stable document() does.
-  const opened = new Map<string, XDocument | undefined>();
+  // document() hands out one tree per href, as XSLT's stable document() does, for as long as
+  // anything holds it: a code list read only into tables (code-tables.ts) is then let go, and read
+  // again should a rule compiled later need it.
+  const opened = new Map<string, WeakRef<XDocument> | null>();
   const resolve = options.documents;
-  const documents = resolve && ((href: string) => (opened.has(href) ? opened.get(href) : opened.set(href, resolve(href)).get(href)));
+  const documents =
+    resolve &&
+    ((href: string) => {
+      const known = opened.get(href);
+      if (known === null) return undefined;
+      const held = known?.deref();
+      if (held) return held;
+      const tree = resolve(href);
+      opened.set(href, tree ? new WeakRef(tree) : null);
+      return tree;
+    });
   const scope = () => new Scope(session, namespaces, globalSlots, functions, documents);
   const matchingScope = () => Object.assign(scope(), { matching: true });
   const globals = globalLets.map((let_) => ({ value: compileXPath(letValue(let_), scope()) }));

@@ -22,15 +22,11 @@ import { XPathError } from "./xpath/errors.ts";
 /** What the bundle index says about one rule entry's native plan. */
 export type NativeAvailability = { source: SourceKind; model: string } | { refused: string };
 
-/** The pinned code lists an entry may open, parsed once, by the href its rules write. */
+/** The pinned code lists an entry may open, by the href its rules write, parsed when asked (the plan keeps what it holds: engine.ts). */
 function codeListResolver(entryPath: string, codeLists: readonly string[], read: (path: string) => Uint8Array): (href: string) => XDocument | undefined {
-  const parsed = new Map<string, XDocument>();
   return (href) => {
     const target = documentTarget(entryPath, href);
-    if (!codeLists.includes(target)) return undefined;
-    let document = parsed.get(target);
-    if (!document) parsed.set(target, (document = readXml(read(target))));
-    return document;
+    return codeLists.includes(target) ? readXml(read(target)) : undefined;
   };
 }
 

@@ -17,16 +17,19 @@ export type Outcome = string;
 
 /**
  * Evaluates every expression with `document`'s root as context, namespaces bound as given;
- * `declarations` (e.g. `xsl:function` elements) are placed at the top level of the stylesheet.
+ * `declarations` (e.g. `xsl:function` elements) are placed at the top level of the stylesheet;
+ * `files` (name to XML) beside the stylesheet, for `document('name')`.
  */
 export async function saxonEvaluate(
   expressions: string[],
   document: string,
   namespaces: Record<string, string> = {},
   declarations: string[] = [],
+  files: Record<string, string> = {},
 ): Promise<Outcome[]> {
   const work = mkdtempSync(join(tmpdir(), "native-eval-"));
   try {
+    for (const [name, xml] of Object.entries(files)) writeFileSync(join(work, name), xml);
     const xsl = join(work, "eval.xsl");
     const doc = join(work, "doc.xml");
     const bindings = Object.entries(namespaces)
@@ -56,12 +59,13 @@ export async function saxonEvaluate(
   }
 }
 
-/** The same expressions on the native evaluator, as {@link Outcome}s: `xs` and `namespaces` bound, `functions` callable. */
+/** The same expressions on the native evaluator, as {@link Outcome}s: `xs` and `namespaces` bound, `functions` callable, `files` opened by document(). */
 export function nativeEvaluate(
   expressions: string[],
   document: string,
   namespaces: Record<string, string> = {},
   functions: ReadonlyMap<string, StylesheetFunction> = new Map(),
+  files: Record<string, string> = {},
 ): Outcome[] {
   const xml = readXml(document);
   const bindings = new Map([["xs", "http://www.w3.org/2001/XMLSchema"], ...Object.entries(namespaces)]);
@@ -69,7 +73,7 @@ export function nativeEvaluate(
   const session = new CompileSession();
   return expressions.map((expression) => {
     try {
-      const evaluate = compileXPath(expression, new Scope(session, bindings, new Map(), functions));
+      const evaluate = compileXPath(expression, new Scope(session, bindings, new Map(), functions, (href) => (href in files ? readXml(files[href]) : undefined)));
       return evaluate({ item: xml.node, position: 1, size: 1 }, { document: xml, globals: [], locals: [] }).map(itemString).join("|");
     } catch (error) {
       if (error instanceof XPathError) return `error ${error.code}`;

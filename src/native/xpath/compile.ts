@@ -28,6 +28,7 @@ import { liftCommonParts, liftInvariants } from "./invariants.ts";
 import { compileLazyExists, compileWalk, countComparison, walkedSteps } from "./lazy-exists.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
+import { compileCodeTableTest } from "./code-tables.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
@@ -114,21 +115,17 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       }
       if (name === "boolean") return compileBoolean(expr.args[0], scope);
       if (name === "exists" || name === "empty") {
-        const along = compileChildPathExists(expr.args[0], scope);
-        if (along) return name === "exists" ? along : (focus, runtime) => !along(focus, runtime);
-        const walked = walkedExistence(expr.args[0], scope);
-        if (walked) return name === "exists" ? walked : (focus, runtime) => !walked(focus, runtime);
+        const exists = pathExistence(expr.args[0], scope);
+        if (exists) return name === "exists" ? exists : (focus, runtime) => !exists(focus, runtime);
         const operand = compile(expr.args[0], scope);
         return name === "exists" ? (focus, runtime) => operand(focus, runtime).length > 0 : (focus, runtime) => operand(focus, runtime).length === 0;
       }
       break;
     }
     case "path": {
-      const along = compileChildPathExists(expr, scope);
-      if (along) return along;
-      // A path's effective boolean value is whether it selects a node: walked as exists() is.
-      const walked = walkedExistence(expr, scope);
-      if (walked) return walked;
+      // A path's effective boolean value is whether it selects a node: answered as exists() is.
+      const exists = pathExistence(expr, scope);
+      if (exists) return exists;
       break;
     }
     case "step": {
@@ -162,6 +159,14 @@ function compileCountComparison({ answer, counted }: NonNullable<ReturnType<type
   }
   const selects = compileBoolean({ kind: "call", name: "exists", args: [counted] }, scope);
   return answer === "exists" ? selects : (focus, runtime) => !selects(focus, runtime);
+}
+
+/**
+ * Whether a path selects anything, by the first of these that fits it: the depth-first search of
+ * child steps, a code-list lookup (code-tables.ts), the lazy walk (lazy-exists.ts); null otherwise.
+ */
+function pathExistence(expr: Expr, scope: Scope): Test | null {
+  return compileChildPathExists(expr, scope) ?? compileCodeTableTest(expr, scope, { compile, compileBoolean, isBooleanPredicate }) ?? walkedExistence(expr, scope);
 }
 
 /**
@@ -434,14 +439,16 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
     if (args.length !== 1 || href.kind !== "literal" || typeof href.value !== "string") fail("XTSE0010", "document() other than with one string literal is not supported natively");
     const documents = scope.documents ?? fail("XTSE0010", `document('${href.value}') needs the documents the rules may open (CompileOptions.documents)`);
     const uri = href.value;
-    return () => openDocument(uri, documents);
+    // Held from its first opening: the plan's cache keeps a tree only while something holds it (engine.ts).
+    let opened: Sequence | undefined;
+    return () => (opened ??= openDocument(uri, documents));
   }
   const builtIn = BUILT_INS[name];
   if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
   // A path of nodes: its effective boolean value (`boolean`, `not`) is whether it selects one.
   if (name === "exists" || name === "empty" || name === "boolean" || name === "not") {
-    const selects = compileLazyExists(args[0], scope, { compileBoolean, isBooleanPredicate });
+    const selects = compileLazyExists(args[0], scope, { compileBoolean, isBooleanPredicate }) ?? compileCodeTableTest(args[0], scope, { compile, compileBoolean, isBooleanPredicate });
     const yes = name === "exists" || name === "boolean";
     if (selects) return (focus, runtime) => (selects(focus, runtime) === yes ? TRUE : FALSE);
   }

@@ -5,6 +5,7 @@
  * compiler keeps outlives the plan or carries over from one test into the next.
  */
 import type { CompiledTest } from "./axes.ts";
+import type { CodeTable } from "./code-tables.ts";
 import type { Evaluate, Frame } from "./context.ts";
 import type { XDocument } from "./document.ts";
 import { RegexCache } from "./regex.ts";
@@ -21,6 +22,8 @@ export class CompileSession {
   readonly lastNode: SessionTables = new WeakMap();
   /** Node tests by what they test (see `compileTest` in axes.ts): pure, so every step testing one name shares one. */
   readonly nodeTests = new Map<string, CompiledTest>();
+  /** Code lists read into tables (see code-tables.ts), by bindings and path; null where a list cannot be read so. */
+  readonly codeTables = new WeakMap<Bindings, Map<string, CodeTable | null>>();
   /** Shared by every rule of the plan: the patterns are the rules' literals. */
   readonly regexes = new RegexCache();
   /** Per run (told apart by its globals frame, held weakly), what hoisted and remembered expressions keep, by slot. */
