@@ -14,7 +14,8 @@
  * needed, with its error, if any, raised there and again at every later use, as evaluating the part
  * in place would.
  */
-import { subexpressions, type Expr } from "./ast.ts";
+import { functionName, subexpressions, type Expr } from "./ast.ts";
+import { countComparison } from "./lazy-exists.ts";
 import type { Scope } from "./context.ts";
 import { dependence, Depends, worthHoisting } from "./hoist.ts";
 
@@ -49,13 +50,22 @@ export function liftCommonParts(body: Expr, rangeVariables: readonly string[], s
   return liftParts(body, own, scope, (expr, variant) => candidate(expr, variant) && (counts.get(JSON.stringify(expr)) ?? 0) > 1);
 }
 
-/** The parts `lifts` picks (at the loop's focus, outermost first) replaced by variables, one per distinct part. */
+/**
+ * The parts `lifts` picks (at the loop's focus, outermost first) replaced by variables, one per
+ * distinct part. Nothing of a path whose existence is asked somewhere in the body (see {@link
+ * askedExistence}): neither the path, which a variable would hold whole where the existence test
+ * stops at the first node, as Saxon-HE does, never meeting an error a later node would raise; nor
+ * its first step (`..` in `../l[xs:decimal(p) = 25]`), after which it would no longer be walked.
+ */
 function liftParts(body: Expr, variant: ReadonlySet<string>, scope: Scope, lifts: (expr: Expr, variant: ReadonlySet<string>) => boolean): Lifted {
   const parts: Lifted["parts"] = [];
   const names = new Map<string, string>();
+  const existence = askedExistence(body);
   const lifted = atLoopFocus(body, variant, (expr, inScope) => {
     if (!lifts(expr, inScope)) return null;
     const key = JSON.stringify(expr);
+    // Kept whole: returned as it is, so that nothing inside it is lifted either.
+    if (existence.has(key)) return expr;
     let name = names.get(key);
     if (name === undefined) {
       names.set(key, (name = scope.invariantName()));
@@ -107,6 +117,49 @@ function atLoopFocus(expr: Expr, variant: ReadonlySet<string>, replace: (expr: E
       return expr;
   }
 }
+
+/**
+ * The paths in `body` (by their JSON) whose existence is asked, which compile.ts walks lazily
+ * (lazy-exists.ts): the argument of `exists`, `empty`, `boolean` and `not`, of a `count` compared
+ * with zero or one, a condition, an operand of `and` and `or`, a `some`/`every` test, parentheses
+ * seen through. Other operands there (a comparison) are evaluated whole anyway.
+ */
+function askedExistence(body: Expr): Set<string> {
+  const keys = new Set<string>();
+  const asked = (expr: Expr): void => {
+    if (expr.kind === "sequence" && expr.items.length === 1) return asked(expr.items[0]);
+    if (expr.kind === "path" || expr.kind === "step") keys.add(JSON.stringify(expr));
+  };
+  const visit = (expr: Expr): void => {
+    switch (expr.kind) {
+      case "call": {
+        const name = functionName(expr.name);
+        if (expr.args.length === 1 && EXISTENCE_FUNCTIONS.has(name)) asked(expr.args[0]);
+        break;
+      }
+      case "binary": {
+        if (expr.op === "and" || expr.op === "or") {
+          asked(expr.left);
+          asked(expr.right);
+        }
+        const count = countComparison(expr);
+        if (count) asked(count.counted);
+        break;
+      }
+      case "if":
+        asked(expr.condition);
+        break;
+      case "quantified":
+        asked(expr.body);
+        break;
+    }
+    for (const inner of subexpressions(expr)) visit(inner);
+  };
+  visit(body);
+  return keys;
+}
+
+const EXISTENCE_FUNCTIONS = new Set(["exists", "empty", "boolean", "not"]);
 
 function hasLoop(expr: Expr): boolean {
   return expr.kind === "for" || expr.kind === "quantified" || subexpressions(expr).some(hasLoop);
