@@ -164,7 +164,8 @@ function readTable(lookup: CodeLookup, scope: Scope, compilers: Compilers): Code
     test: compileTest(step.test, "child", scope),
     predicates: step.predicates.map((predicate) => compilers.compileBoolean(predicate, scope)),
   }));
-  const table: CodeTable = { selects: false, codes: new Set(), ordered: [] };
+  let selects = false;
+  let raises: XPathError | undefined;
   const ordered: string[] = [];
   // Depth first, in the order a lazy evaluation reaches the nodes, so that a predicate raising an
   // error on some node leaves the codes before it answerable (see `raises`).
@@ -178,7 +179,7 @@ function readTable(lookup: CodeLookup, scope: Scope, compilers: Compilers): Code
         visit(child, at + 1);
         continue;
       }
-      table.selects = true;
+      selects = true;
       for (const candidate of child.attributes) if (attribute.matches(candidate)) ordered.push(candidate.value);
     }
   };
@@ -186,7 +187,7 @@ function readTable(lookup: CodeLookup, scope: Scope, compilers: Compilers): Code
     visit(document.node, 0);
   } catch (error) {
     if (!(error instanceof XPathError)) throw error;
-    table.raises = error;
+    raises = error;
   }
-  return { ...table, codes: new Set(ordered), ordered };
+  return { selects, codes: new Set(ordered), ordered, ...(raises && { raises }) };
 }
