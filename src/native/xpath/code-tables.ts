@@ -22,10 +22,11 @@ import { Untyped, type Atomic } from "./atomic.ts";
 import { functionName, type Expr } from "./ast.ts";
 import { compileTest } from "./axes.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
-import { Kind, type XNode } from "./document.ts";
+import type { XNode } from "./document.ts";
 import { XPathError } from "./errors.ts";
 import { dependence, Depends } from "./hoist.ts";
-import { atomize, generalCompare } from "./values.ts";
+import { sharedEntry } from "./session.ts";
+import { atomize, generalCompare, type Item } from "./values.ts";
 
 type Test = (focus: Focus, runtime: Runtime) => boolean;
 
@@ -46,6 +47,7 @@ export interface CodeTable {
 interface Compilers {
   compile(expr: Expr, scope: Scope): Evaluate;
   compileBoolean(expr: Expr, scope: Scope): Test;
+  compileEach(expr: Expr, scope: Scope): (focus: Focus, runtime: Runtime, stop: (item: Item) => boolean) => boolean;
   isBooleanPredicate(expr: Expr): boolean;
 }
 
@@ -86,6 +88,11 @@ function orderedLookup(ordered: readonly string[], values: Atomic[]): boolean {
     for (const value of values) if (generalCompare(typed, value, "=")) return true;
   }
   return false;
+}
+
+/** Whether `expr` is such a lookup, before any code list is read. */
+export function isCodeLookup(expr: Expr, scope: Scope, isBooleanPredicate: (expr: Expr) => boolean): boolean {
+  return codeLookup(expr, scope, isBooleanPredicate) !== null;
 }
 
 interface CodeLookup {
@@ -146,45 +153,29 @@ function constant(expr: Expr): boolean {
 
 /** The table of a lookup, shared by the plan's lookups of the same list; null when the document cannot be opened. */
 function tableOf(lookup: CodeLookup, scope: Scope, compilers: Compilers): CodeTable | null {
-  let tables = scope.session.codeTables.get(scope.namespaces);
-  if (!tables) scope.session.codeTables.set(scope.namespaces, (tables = new Map()));
   const key = JSON.stringify([lookup.href, lookup.steps, lookup.attribute]);
-  let table = tables.get(key);
-  if (table === undefined) tables.set(key, (table = readTable(lookup, scope, compilers)));
-  return table;
+  return sharedEntry(scope.session.codeTables, scope.namespaces, key, () => readTable(lookup, scope, compilers));
 }
 
 function readTable(lookup: CodeLookup, scope: Scope, compilers: Compilers): CodeTable | null {
   const document = scope.documents?.(lookup.href);
   // Not a document the rules may open: the path raises its error when evaluated.
   if (!document) return null;
-  const runtime: Runtime = { document, globals: [], locals: [] };
   const attribute = compileTest(lookup.attribute.test, "attribute", scope);
-  const steps = lookup.steps.map((step) => ({
-    test: compileTest(step.test, "child", scope),
-    predicates: step.predicates.map((predicate) => compilers.compileBoolean(predicate, scope)),
-  }));
+  // Gone through as a lazy evaluation reaches the nodes (compileEach in compile.ts), so that a
+  // predicate raising an error on some node leaves the codes before it answerable (see `raises`).
+  const each = compilers.compileEach({ kind: "path", steps: lookup.steps }, scope);
   let selects = false;
   let raises: XPathError | undefined;
   const ordered: string[] = [];
-  // Depth first, in the order a lazy evaluation reaches the nodes, so that a predicate raising an
-  // error on some node leaves the codes before it answerable (see `raises`).
-  const visit = (node: XNode, at: number): void => {
-    const step = steps[at];
-    for (const child of node.children) {
-      if (child.kind !== Kind.Element || !step.test.matches(child)) continue;
-      // Boolean predicates: positions are never read.
-      if (!step.predicates.every((predicate) => predicate({ item: child, position: 1, size: 1 }, runtime))) continue;
-      if (at < steps.length - 1) {
-        visit(child, at + 1);
-        continue;
-      }
-      selects = true;
-      for (const candidate of child.attributes) if (attribute.matches(candidate)) ordered.push(candidate.value);
-    }
+  // Child steps from the document node: every item is an element.
+  const take = (item: Item) => {
+    selects = true;
+    for (const candidate of (item as XNode).attributes) if (attribute.matches(candidate)) ordered.push(candidate.value);
+    return false;
   };
   try {
-    visit(document.node, 0);
+    each({ item: document.node, position: 1, size: 1 }, { document, globals: [], locals: [] }, take);
   } catch (error) {
     if (!(error instanceof XPathError)) throw error;
     raises = error;

@@ -25,10 +25,10 @@ import {
 } from "./axes.ts";
 import { functionKey, Lazy, readSlot, type Evaluate, type Focus, type Runtime, Scope } from "./context.ts";
 import { liftCommonParts, liftInvariants } from "./invariants.ts";
-import { compileLazyExists, compileWalk, countComparison, walkedSteps } from "./lazy-exists.ts";
+import { compileLazyExists, compileWalk, countComparison, EXISTENCE_FUNCTIONS, walkedSteps } from "./lazy-exists.ts";
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
-import { compileCodeTableTest } from "./code-tables.ts";
+import { compileCodeTableTest, isCodeLookup } from "./code-tables.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
@@ -142,7 +142,7 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
           return hasChildNode(node, test);
         };
       }
-      const walked = walkedExistence(expr, scope);
+      const walked = lazyExistence(expr, scope);
       if (walked) return walked;
       break;
     }
@@ -161,22 +161,27 @@ function compileCountComparison({ answer, counted }: NonNullable<ReturnType<type
   return answer === "exists" ? selects : (focus, runtime) => !selects(focus, runtime);
 }
 
-/**
- * Whether a path selects anything, by the first of these that fits it: the depth-first search of
- * child steps, a code-list lookup (code-tables.ts), the lazy walk (lazy-exists.ts); null otherwise.
- */
+/** Whether a path selects anything: the depth-first search of child steps, else {@link lazyExistence}. */
 function pathExistence(expr: Expr, scope: Scope): Test | null {
-  return compileChildPathExists(expr, scope) ?? compileCodeTableTest(expr, scope, { compile, compileBoolean, isBooleanPredicate }) ?? walkedExistence(expr, scope);
+  return compileChildPathExists(expr, scope) ?? lazyExistence(expr, scope);
 }
 
 /**
- * Whether a path lazy-exists.ts walks selects anything, as an `exists()` call compiled like any
- * other (so hoisted or cached as calls are); null for any other expression.
+ * Whether a path that {@link existenceAnswer} answers selects anything, as an `exists()` call
+ * compiled like any other (so hoisted or cached as calls are); null for any other expression.
  */
-function walkedExistence(expr: Expr, scope: Scope): Test | null {
-  if (!walkedSteps(expr, isBooleanPredicate)) return null;
+function lazyExistence(expr: Expr, scope: Scope): Test | null {
+  if (!walkedSteps(expr, isBooleanPredicate) && !isCodeLookup(expr, scope, isBooleanPredicate)) return null;
   const exists = compile({ kind: "call", name: "exists", args: [expr] }, scope);
   return (focus, runtime) => exists(focus, runtime)[0] === true;
+}
+
+/**
+ * Whether a path selects anything, answered without building its sequence: walked node by node
+ * (lazy-exists.ts), or looked up in a code table (code-tables.ts); null for anything else.
+ */
+function existenceAnswer(expr: Expr, scope: Scope): Test | null {
+  return compileLazyExists(expr, scope, { compileBoolean, isBooleanPredicate }) ?? compileCodeTableTest(expr, scope, { compile, compileBoolean, compileEach, isBooleanPredicate });
 }
 
 /**
@@ -447,8 +452,8 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
   if (!builtIn) return compileFunctionCall(rawName, args, scope);
   if (args.length < builtIn.min || args.length > builtIn.max) fail("XPST0017", `${rawName}() does not take ${args.length} arguments`);
   // A path of nodes: its effective boolean value (`boolean`, `not`) is whether it selects one.
-  if (name === "exists" || name === "empty" || name === "boolean" || name === "not") {
-    const selects = compileLazyExists(args[0], scope, { compileBoolean, isBooleanPredicate }) ?? compileCodeTableTest(args[0], scope, { compile, compileBoolean, isBooleanPredicate });
+  if (EXISTENCE_FUNCTIONS.has(name)) {
+    const selects = existenceAnswer(args[0], scope);
     const yes = name === "exists" || name === "boolean";
     if (selects) return (focus, runtime) => (selects(focus, runtime) === yes ? TRUE : FALSE);
   }

@@ -11,7 +11,7 @@ import { Untyped, type Atomic } from "./atomic.ts";
 import { functionName, type Expr } from "./ast.ts";
 import { Dec } from "./decimal.ts";
 import type { Evaluate, Focus, Frame, Runtime, Scope } from "./context.ts";
-import type { CompileSession, CountedUses, SessionTables } from "./session.ts";
+import { sharedEntry, type CompileSession, type CountedUses, type SessionTables } from "./session.ts";
 import { BUILT_INS } from "./functions.ts";
 import type { Item, Sequence } from "./values.ts";
 
@@ -130,12 +130,7 @@ export function worthHoisting(expr: Expr): boolean {
 export function hoist(expr: Expr, scope: Scope, rooted: boolean, compile: () => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
   if (key === null) return hoisted(compile(), rooted, scope.session);
-  const tables = scope.session.independent;
-  let table = tables.get(scope.namespaces);
-  if (!table) tables.set(scope.namespaces, (table = new Map()));
-  let evaluate = table.get(key);
-  if (!evaluate) table.set(key, (evaluate = hoisted(compile(), rooted, scope.session)));
-  return evaluate;
+  return sharedEntry(scope.session.independent, scope.namespaces, key, () => hoisted(compile(), rooted, scope.session));
 }
 
 /**
@@ -196,14 +191,11 @@ interface LastNode {
 function shareCounted(tables: SessionTables, expr: Expr, scope: Scope, compile: () => Evaluate, cache: (evaluate: Evaluate, shared: CountedUses) => Evaluate): Evaluate {
   const key = shareKey(expr, scope);
   if (key === null) return compile();
-  let table = tables.get(scope.namespaces);
-  if (!table) tables.set(scope.namespaces, (table = new Map()));
-  let entry = table.get(key);
-  if (!entry) {
+  const entry = sharedEntry(tables, scope.namespaces, key, () => {
     const shared: CountedUses = { uses: 0, evaluate: () => [] };
     shared.evaluate = cache(compile(), shared);
-    table.set(key, (entry = shared));
-  }
+    return shared;
+  });
   entry.uses++;
   return entry.evaluate;
 }

@@ -15,7 +15,7 @@
  * in place would.
  */
 import { functionName, subexpressions, type Expr } from "./ast.ts";
-import { countComparison } from "./lazy-exists.ts";
+import { countComparison, EXISTENCE_FUNCTIONS } from "./lazy-exists.ts";
 import type { Scope } from "./context.ts";
 import { dependence, Depends, worthHoisting } from "./hoist.ts";
 
@@ -158,8 +158,6 @@ function askedExistence(body: Expr): Set<string> {
   visit(body);
   return keys;
 }
-
-const EXISTENCE_FUNCTIONS = new Set(["exists", "empty", "boolean", "not"]);
 
 function hasLoop(expr: Expr): boolean {
   return expr.kind === "for" || expr.kind === "quantified" || subexpressions(expr).some(hasLoop);

@@ -58,6 +58,9 @@ export function walkedSteps(expr: Expr, isBooleanPredicate: (expr: Expr) => bool
   return steps.some((step) => step.predicates.length > 0) ? { fromRoot, steps } : null;
 }
 
+/** Calls whose answer on a path is whether it selects anything: what {@link compileLazyExists} answers. */
+export const EXISTENCE_FUNCTIONS: ReadonlySet<string> = new Set(["exists", "empty", "boolean", "not"]);
+
 /** The walk of a path {@link walkedSteps} accepts, or null for an expression evaluated whole. */
 export function compileLazyExists(expr: Expr, scope: Scope, compiler: LazyExistsCompiler): Test | null {
   const walk = compileWalk(expr, scope, compiler);

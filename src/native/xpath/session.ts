@@ -44,6 +44,15 @@ export class CompileSession {
   }
 }
 
+/** The entry of `tables` for these bindings and key, made on first ask. */
+export function sharedEntry<T>(tables: WeakMap<Bindings, Map<string, T>>, bindings: Bindings, key: string, make: () => T): T {
+  let table = tables.get(bindings);
+  if (!table) tables.set(bindings, (table = new Map()));
+  let entry = table.get(key);
+  if (entry === undefined) table.set(key, (entry = make()));
+  return entry;
+}
+
 /** A compiled cache shared by the places that write one expression, and how many they are. */
 export interface CountedUses {
   uses: number;
