@@ -72,7 +72,8 @@ export function readXml(input: string | Uint8Array): XDocument {
   while (pos < text.length) {
     const lt = text.indexOf("<", pos);
     if (lt !== pos) {
-      const chunk = text.slice(pos, lt < 0 ? text.length : lt);
+      const to = lt < 0 ? text.length : lt;
+      const chunk = indentation(text, pos, to) ?? text.slice(pos, to);
       if (current === document) {
         if (/\S/.test(chunk)) fail("text outside the root element");
       } else addText(current, unescape(chunk, pos, fail), nodes);
@@ -152,7 +153,7 @@ export function readXml(input: string | Uint8Array): XDocument {
         const rawValue = text.slice(pos + 1, close);
         if (rawValue.includes("<")) fail("'<' in attribute value");
         rawNames.push(name);
-        rawValues.push(unescape(rawValue.replace(/[\t\n]/g, " "), pos, fail));
+        rawValues.push(unescape(rawValue.replace(TAB_OR_NEWLINE, " "), pos, fail));
         pos = close + 1;
       }
       const count = rawNames.length;
@@ -189,9 +190,7 @@ export function readXml(input: string | Uint8Array): XDocument {
           const attributeName = split(name);
           const attributeLocal = attributeName.local;
           const attributeNs = attributeName.prefix ? resolve(attributeName.prefix) : "";
-          const duplicate = seen
-            ? seen.size === seen.add(`{${attributeNs}}${attributeLocal}`).size
-            : attributes.some((other) => other.local === attributeLocal && other.ns === attributeNs);
+          const duplicate = seen ? seen.size === seen.add(`{${attributeNs}}${attributeLocal}`).size : hasAttribute(attributes, attributeNs, attributeLocal);
           if (duplicate || attributeNs === XMLNS_NS) fail(`duplicate attribute ${name}`);
           const attribute = place(new XNode(Kind.Attribute, element, attributeNs, attributeLocal, attributeName.qname, rawValues[i]), nodes);
           attributes.push(attribute);
@@ -275,8 +274,36 @@ function isSpace(code: number): boolean {
 
 const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
 
+/**
+ * Whitespace between elements, a line end and an indentation of spaces or of tabs, as one string per
+ * form and length: it is most of an invoice's text nodes, and the tree keeps them all (see above).
+ */
+function indentation(text: string, from: number, to: number): string | undefined {
+  const length = to - from;
+  if (length > INDENT_LIMIT || text.charCodeAt(from) !== 10) return undefined;
+  const fill = length > 1 ? text.charCodeAt(from + 1) : 32;
+  if (fill !== 32 && fill !== 9) return undefined;
+  for (let i = from + 2; i < to; i++) if (text.charCodeAt(i) !== fill) return undefined;
+  const forms = fill === 32 ? SPACE_INDENTS : TAB_INDENTS;
+  return (forms[length] ??= "\n" + String.fromCharCode(fill).repeat(length - 1));
+}
+const INDENT_LIMIT = 256;
+const SPACE_INDENTS: string[] = [];
+const TAB_INDENTS: string[] = [];
+
+const TAB_OR_NEWLINE = /[\t\n]/g;
+
+function hasAttribute(attributes: readonly XNode[], ns: string, local: string): boolean {
+  for (const other of attributes) if (other.local === local && other.ns === ns) return true;
+  return false;
+}
+
+/** Without a reference the text is as written; the replacing closure is made only for text that has one. */
 function unescape(text: string, offset: number, fail: (message: string) => never): string {
-  if (!text.includes("&")) return text;
+  return text.includes("&") ? unescapeReferences(text, offset, fail) : text;
+}
+
+function unescapeReferences(text: string, offset: number, fail: (message: string) => never): string {
   return text.replace(/&([^;&]*);?/g, (match, name: string) => {
     if (!match.endsWith(";")) fail(`unterminated reference at ${offset}`);
     if (name.startsWith("#x")) return String.fromCodePoint(parseInt(name.slice(2), 16));

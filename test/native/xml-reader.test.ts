@@ -38,3 +38,13 @@ test("malformed input and DOCTYPE are refused", () => {
   expect(() => readXml(`<r>&unknown;</r>`)).toThrow(XmlError);
   expect(() => readXml(`<p:r/>`)).toThrow(XmlError);
 });
+
+test("whitespace between elements keeps its exact value, shared or not", () => {
+  const forms = ["\n", "\n  ", "\n\t\t", "\n \t", "\n" + " ".repeat(300), " \n", "\n  x", "\n  &amp;"];
+  const document = readXml(`<r>${forms.map((form) => `<a/>${form}`).join("")}<a/>\r\n    </r>`);
+  const texts = document.node.children[0].children.filter((child) => child.kind === Kind.Text).map((child) => child.value);
+  expect(texts).toEqual([...forms.slice(0, -1), "\n  &", "\n    "]);
+  // The same indentation read twice is one string, as Saxon-HE would see two equal ones.
+  const again = readXml(`<r>\n  <a/>\n  </r>`).node.children[0].children;
+  expect(again[0].value).toBe(again[2].value);
+});
