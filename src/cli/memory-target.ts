@@ -10,20 +10,34 @@ import { memoryTargetMiB } from "../config";
  * the process nears it (measured per load of the bench, bench/memory-phases.ts: peaks of 600-980
  * MiB with this host's 24 GiB, 430-550 at 512, 370-490 at 384).
  *
- * The RAM size alone still lets a heap double: a worker's heap size counts libxml2's WASM memory
- * and the ruleset bundle (about 60 MiB that never become garbage), and a heap under a quarter of
- * the RAM size may grow to twice its size between collections. So `serve` also lets every heap
- * grow by 30% of its size (20% once it is past half the target) and lets young-generation
- * collections run until the young generation is under 15% of the heap. The bound must stay under
- * what the growth factor leaves young (f - 1) / f, or every young collection turns into a full one:
- * JavaScriptCore's own bound, a third, does that below a factor of 1.5, and a fifth did it past
- * half the target (0.2 / 1.2 is a sixth): once the workers held every profile's rules, the
- * collector's helper threads took 1.0-1.3 ms of CPU per typical validation over HTTP, 0.1 at 15%,
- * for 25-40% more validations per second, at the same peak in a replay of the bench's loads
- * (465 MiB). Measured per load on two workers: peaks 40-90 MiB lower than JavaScriptCore's own
- * factors (typical validations 380 -> 325 MiB, 500-line Factur-X EXTENDED generate 500 -> 415), for
- * about 5% more time per typical validation in-process (bench/memory-phases.ts; the collector log,
- * BUN_JSC_logGC=1, shows the cycles).
+ * The RAM size alone still lets a heap double. JavaScriptCore picks a heap's growth factor by the
+ * process's footprint as its allocator counts it (less than the RSS) against the RAM size: the
+ * small factor under 80% of it, the medium one under 90%, the large one above (Bun's build reads
+ * the footprint; defaults 2, 1.5 and 1.24). `serve` lets a heap grow by 60% of its live size
+ * while the process is under 80% of the target, by 30% up to 90% and by 20% past it, and lets
+ * young-generation collections run until the young generation is under 15% of the heap.
+ *
+ * Near the target the factors are tight: a worker's heap counts libxml2's WASM memory and the
+ * ruleset bundle (about 60 MiB that never become garbage), so JavaScriptCore's own factors let
+ * about 70 MiB of garbage gather per worker, and the peak of the bench's loads is reached there
+ * (generations and every profile's rules loaded: 445 and 453 MiB in two replays of the bench's
+ * first server with the tiers 1.3, 1.3 and 1.2; 444 with the small one at 1.6, 454 at 2, 464 with
+ * the medium one at 1.6 too). Far from it the small factor is what a 1 MiB document meets:
+ * judging one allocates 30-40 MiB, and a heap allowed 30% collected in the middle of every such
+ * job, its tree surviving into the old generation and a full collection of the whole heap
+ * following every second document. At 1.6, in the same replays, sequential 900-line UBL
+ * validations took 54 ms median against 74, 677-line CII 60 against 64, and typical validations
+ * on 4 clients ran at 676/s against 603. With every profile's rules loaded first, the same large
+ * documents took as long at 1.6 as at 1.3 (104 and 92 ms), peaking at 448 and 437 MiB:
+ * docs/validation.md, "Speed and memory".
+ *
+ * The young bound must stay under what the growth factor leaves young (f - 1) / f, or every young
+ * collection turns into a full one: JavaScriptCore's own bound, a third, does that below a factor
+ * of 1.5, and a fifth did it past half the target (0.2 / 1.2 is a sixth): once the workers held
+ * every profile's rules, the collector's helper threads took 1.0-1.3 ms of CPU per typical
+ * validation over HTTP, 0.1 at 15%, for 25-40% more validations per second, at the same peak in a
+ * replay of the bench's loads (465 MiB). The collector log, BUN_JSC_logGC=1, shows the cycles;
+ * bench/memory-phases.ts measures each load.
  *
  * JavaScriptCore reads these options once, when the process starts, and Bun offers no way to set
  * them later, so `serve` re-executes itself with them set: execve keeps the pid, open descriptors
@@ -35,8 +49,8 @@ const MIB = 1024 * 1024;
 
 /** How far a heap may grow past its live size before a full collection (JavaScriptCore options, as `BUN_JSC_*`). */
 export const COLLECTION_POLICY: Readonly<Record<string, string>> = {
-  // Heaps under a quarter, under half, and over half of the RAM size (defaults 2, 1.5, 1.24).
-  BUN_JSC_smallHeapGrowthFactor: "1.3",
+  // The process's footprint under 80%, under 90% and over 90% of the RAM size (defaults 2, 1.5, 1.24).
+  BUN_JSC_smallHeapGrowthFactor: "1.6",
   BUN_JSC_mediumHeapGrowthFactor: "1.3",
   BUN_JSC_largeHeapGrowthFactor: "1.2",
   // A young collection is followed by a full one once the young generation is under this share of
