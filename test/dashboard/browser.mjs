@@ -212,9 +212,6 @@ try {
     });
     expect(made.status() === 200, `generate answered ${made.status()}`);
     const pdf = { name: "facturx.pdf", mimeType: "application/pdf", buffer: Buffer.from((await made.json()).data.output, "base64") };
-    // Opening the tab clears the last scenario's verdict, whose seal would otherwise satisfy the
-    // wait below before this upload's answer replaces it.
-    await page.click("[data-tab=validate]");
     await page.setInputFiles("#validate-file", pdf);
     await page.click("#validate");
     await page.waitForSelector(".seal .badge:not(.muted)", { timeout: 60_000 });

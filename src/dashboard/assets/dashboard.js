@@ -231,6 +231,8 @@ function playground() {
       show(el("div", { class: "flash bad" }, "Choose an XML or PDF file first."));
       return null;
     }
+    // The last answer goes at once: it would otherwise stand beside the new file while it is read.
+    busy(`Reading ${file.name}`);
     const bytes = new Uint8Array(await file.arrayBuffer());
     return { bytes, contentType: isPdf(bytes) ? "application/pdf" : "application/xml", text: isPdf(bytes) ? null : new TextDecoder().decode(bytes) };
   }
