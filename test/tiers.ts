@@ -94,6 +94,7 @@ export const TIERS = {
     "test/native/absent-names.test.ts",
     "test/native/any-namespace-names.test.ts",
     "test/native/fast-paths.test.ts",
+    "test/native/scalars.test.ts",
     "test/native/france-ctc-differential.test.ts",
     "test/native/hoisting.test.ts",
     "test/native/lazy-exists.test.ts",

@@ -250,9 +250,9 @@ type KeepFinding = (finding: Omit<Finding, "location">) => boolean;
 /** Judges one document (bytes or text) with a compiled plan. Throws XPathError when the rules stop on it. */
 export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profile?: RuleProfile, keep?: KeepFinding): Finding[] {
   const document = typeof xml === "string" || xml instanceof Uint8Array ? readXml(xml) : xml;
-  const globals: Frame = plan.globals.map(
-    ({ value }) => new Lazy(() => value({ item: document.node, position: 1, size: 1 }, { document, globals, locals: [] })),
-  );
+  const globals: Frame = [];
+  const atRoot = { item: document.node, position: 1, size: 1 };
+  for (const { value } of plan.globals) globals.push(new Lazy(value, atRoot, { document, globals, locals: [] }));
   const locator = locatorFor(plan.locations);
   const findings: Finding[] = [];
   const matching: Runtime = { document, globals, locals: [] };
@@ -328,7 +328,7 @@ function fire(rule: CompiledRule, node: XNode, runtime: Runtime, locator: Findin
   for (const item of rule.items()) {
     if ("let" in item) {
       const value = item.let;
-      runtime.locals[item.slot] = new Lazy(() => value(focus, runtime));
+      runtime.locals[item.slot] = new Lazy(value, focus, runtime);
       continue;
     }
     const check = item.check;

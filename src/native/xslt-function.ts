@@ -229,7 +229,7 @@ function compileConstructor(declaration: XsltDeclaration, nodes: XNode[], scope:
     for (const step of steps) {
       if ("bind" in step) {
         const { bind } = step;
-        runtime.locals[step.slot] = new Lazy(() => bind(focus, runtime));
+        runtime.locals[step.slot] = new Lazy(bind, focus, runtime);
       } else for (const item of step.emit(focus, runtime)) out.push(item);
     }
     return out;

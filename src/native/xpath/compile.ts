@@ -29,6 +29,7 @@ import { compileLazyExists, compileWalk, countComparison, EXISTENCE_FUNCTIONS, w
 import { compileEarlierEquality } from "./earlier-equality.ts";
 import { compileStreamedComparison } from "./streamed-comparison.ts";
 import { compileCodeTableTest, isCodeLookup } from "./code-tables.ts";
+import { compileScalarTest, compileStringScalar, stringArgument, STRING_TESTS, type ScalarCompilers } from "./scalars.ts";
 import { compileKeyedFilter, type Filter } from "./keyed-filter.ts";
 import { Dec } from "./decimal.ts";
 import { fail, XPathError } from "./errors.ts";
@@ -80,12 +81,13 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
         return op === "and" ? (focus, runtime) => left(focus, runtime) && right(focus, runtime) : (focus, runtime) => left(focus, runtime) || right(focus, runtime);
       }
       if (op === "=" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
-        const streamed = compileStreamedComparison(expr, scope, compile, readsPosition);
+        const streamed = compileStreamedComparison(expr, scope, { compile, readsPosition, scalar: (last) => compileStringScalar(last, scope, SCALARS) });
         if (streamed) return streamed;
         const left = compile(expr.left, scope);
         const right = compile(expr.right, scope);
         const generic: Test = (focus, runtime) => generalComparison(left(focus, runtime), right(focus, runtime), op);
-        return compileEarlierEquality(expr, scope, { left, right, generic }, compile) ?? generic;
+        const general = compileEarlierEquality(expr, scope, { left, right, generic }, compile) ?? generic;
+        return compileScalarTest(expr, scope, SCALARS, general) ?? general;
       }
       // No result sequence, nor one for a right operand `.`: the Factur-X parent-line test asks
       // `not($other is .)` once per pair of lines.
@@ -107,6 +109,11 @@ export function compileBoolean(expr: Expr, scope: Scope): Test {
       if (name === "contains" && expr.args.length === 2 && list.kind === "literal" && typeof list.value === "string") {
         const tokens = codeList(list.value);
         if (tokens) return compileCodeListTest(list.value, tokens, needle, scope);
+      }
+      if (Object.hasOwn(STRING_TESTS, name)) {
+        const evaluate = compile(expr, scope);
+        const general: Test = (focus, runtime) => effectiveBoolean(evaluate(focus, runtime));
+        return compileScalarTest(expr, scope, SCALARS, general) ?? general;
       }
       if (expr.args.length !== 1) break;
       if (name === "not") {
@@ -272,11 +279,15 @@ function compileCodeListTest(list: string, codes: Set<string>, needleExpr: Expr,
   if (code) {
     // `concat(' ', X, ' ')` itself: X's string looked up, no padded string built first.
     const value = compile(code, scope);
-    return (focus, runtime) => {
+    const inList = (text: string) => (text.length > 0 && !text.includes(" ") ? codes.has(text) : list.includes(` ${text} `));
+    const general: Test = (focus, runtime) => {
       const item = singleAtomic(value(focus, runtime), "the argument of ", "concat", "()");
-      const text = item === null ? "" : stringOf(item);
-      if (text.length > 0 && !text.includes(" ")) return codes.has(text);
-      return list.includes(` ${text} `);
+      return inList(item === null ? "" : stringOf(item));
+    };
+    const text = stringArgument(code, scope, SCALARS);
+    return (focus, runtime) => {
+      const value = text(focus, runtime);
+      return value === undefined ? general(focus, runtime) : inList(value);
     };
   }
   const needle = compile(needleExpr, scope);
@@ -296,15 +307,43 @@ export function compileXPath(source: string, scope: Scope): Evaluate {
 }
 
 export function compile(expr: Expr, scope: Scope): Evaluate {
+  const way = evaluationOf(expr, scope);
+  switch (way.kind) {
+    case "memo":
+      return memoByItems(expr, scope, way.slots, way.rooted);
+    case "remembered":
+      return rememberLastNode(expr, scope, () => compileExpr(expr, scope));
+    case "hoisted":
+      return hoist(expr, scope, way.rooted, () => compileExpr(expr, scope));
+    case "direct":
+      return compileExpr(expr, scope);
+  }
+}
+
+type Evaluation = { kind: "memo"; slots: number[]; rooted: boolean } | { kind: "remembered" } | { kind: "hoisted"; rooted: boolean } | { kind: "direct" };
+
+/**
+ * How {@link compile} evaluates `expr`: cached by the items of the range variables it reads, kept
+ * for the last node in rule contexts, once per document when it reads no focus and no local, or
+ * directly, each time it is asked.
+ */
+function evaluationOf(expr: Expr, scope: Scope): Evaluation {
   const depends = dependence(expr, scope);
   if ((depends & ~Depends.Root) === Depends.Local && !scope.inRangeCache && worthHoisting(expr)) {
     const slots = rangeVariables(expr, scope);
-    if (slots) return memoByItems(expr, scope, slots, (depends & Depends.Root) !== 0);
+    if (slots) return { kind: "memo", slots, rooted: (depends & Depends.Root) !== 0 };
   }
-  if (scope.matching && (depends & ~Depends.Root) === Depends.Focus && askedOfANode(expr)) return rememberLastNode(expr, scope, () => compileExpr(expr, scope));
-  if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return compileExpr(expr, scope);
-  return hoist(expr, scope, (depends & Depends.Root) !== 0, () => compileExpr(expr, scope));
+  if (scope.matching && (depends & ~Depends.Root) === Depends.Focus && askedOfANode(expr)) return { kind: "remembered" };
+  if (depends & (Depends.Focus | Depends.Local) || !worthHoisting(expr)) return { kind: "direct" };
+  return { kind: "hoisted", rooted: (depends & Depends.Root) !== 0 };
 }
+
+/** How scalars.ts compiles what it cannot evaluate as a scalar, and which calls it may take. */
+const SCALARS: ScalarCompilers = {
+  compile,
+  // Only an expression evaluated each time it is asked: one hoisted or remembered is cheaper as it is.
+  evaluatedEachTime: (expr, scope) => evaluationOf(expr, scope).kind === "direct",
+};
 
 /**
  * A function call or cast of something read from the context node (`normalize-space(cbc:ID)`,
@@ -467,10 +506,17 @@ function compileCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
       return (focus, runtime) => builtIn.call([a(focus, runtime)], focus, session);
     }
     default:
-      return (focus, runtime) => builtIn.call(compiled.map((arg) => arg(focus, runtime)), focus, session);
+      return (focus, runtime) => builtIn.call(argumentsOf(compiled, focus, runtime), focus, session);
   }
 }
 const EMPTY_ARGS: Sequence[] = [];
+
+/** The arguments' values, by a loop: a call's `map` allocated a closure on every evaluation. */
+function argumentsOf(compiled: Evaluate[], focus: Focus, runtime: Runtime): Sequence[] {
+  const values: Sequence[] = new Array(compiled.length);
+  for (let i = 0; i < compiled.length; i++) values[i] = compiled[i](focus, runtime);
+  return values;
+}
 
 /** A call of a stylesheet function (`prefix:local(...)`), bound at compile time by expanded name and arity. */
 function compileFunctionCall(rawName: string, args: Expr[], scope: Scope): Evaluate {
@@ -480,7 +526,7 @@ function compileFunctionCall(rawName: string, args: Expr[], scope: Scope): Evalu
   const target = scope.functions.get(functionKey(uri, rawName.slice(colon + 1), args.length));
   if (!target) fail("XPST0017", `function ${rawName}#${args.length}() is not declared or not supported`);
   const compiled = args.map((arg) => compile(arg, scope));
-  return (focus, runtime) => target.call(compiled.map((arg) => arg(focus, runtime)), runtime);
+  return (focus, runtime) => target.call(argumentsOf(compiled, focus, runtime), runtime);
 }
 
 function compileBinary(op: string, left: Evaluate, right: Evaluate): Evaluate {
@@ -615,7 +661,7 @@ function compileIteration(expr: Extract<Expr, { kind: "for" | "quantified" }>, s
   const satisfies = expr.kind === "quantified" ? compileBoolean(common.body, scope) : null;
   scope.release(bindings.length + invariants.length + commons.length);
   const bindLazily = (parts: typeof invariants, focus: Focus, runtime: Runtime) => {
-    for (const { value, slot } of parts) runtime.locals[slot] = new Lazy(() => value(focus, runtime));
+    for (const { value, slot } of parts) runtime.locals[slot] = new Lazy(value, focus, runtime);
   };
   if (body) {
     return (focus, runtime) => {
@@ -673,7 +719,11 @@ function compileEach(expr: Expr, scope: Scope): (focus: Focus, runtime: Runtime,
 
 function compileFilter(base: Evaluate, predicates: Expr[], scope: Scope): Evaluate {
   const filters = predicates.map((predicate) => compilePredicate(predicate, scope));
-  return (focus, runtime) => filters.reduce((items, filter) => filter(items, runtime), base(focus, runtime));
+  return (focus, runtime) => {
+    let items = base(focus, runtime);
+    for (const filter of filters) items = filter(items, runtime);
+    return items;
+  };
 }
 
 function compilePredicate(expr: Expr, scope: Scope): Filter {

@@ -14,7 +14,13 @@ export interface Focus {
 export class Lazy {
   private running = false;
   private failed: unknown;
-  constructor(private readonly compute: () => Sequence) {}
+  // The expression and what it runs against, rather than a closure over them: a rule firing binds
+  // its lets this way on every node it fires on, and a closure is two more objects each time.
+  constructor(
+    private readonly evaluate: Evaluate,
+    private readonly focus: Focus,
+    private readonly runtime: Runtime,
+  ) {}
 
   force(): Sequence {
     // A variable whose evaluation failed (e.g. inside a rule context, where the error only makes the
@@ -23,7 +29,7 @@ export class Lazy {
     if (this.running) fail("XQDY0054", "circular variable definition");
     this.running = true;
     try {
-      return this.compute();
+      return this.evaluate(this.focus, this.runtime);
     } catch (error) {
       this.failed = error;
       throw error;

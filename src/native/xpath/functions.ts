@@ -80,7 +80,7 @@ function round(value: number): number {
   return value < 0 ? -scaled : scaled;
 }
 
-function normalizeSpace(text: string): string {
+export function normalizeSpace(text: string): string {
   // Most values (codes, amounts) are already normal: one scan instead of two regex replacements.
   let previous = 32;
   for (let i = 0; i < text.length; i++) {
@@ -213,10 +213,16 @@ export const BUILT_INS: Record<string, BuiltIn> = {
     for (let p = 1; p <= chars.length; p++) if (p >= first && p < end) out += chars[p - 1];
     return [out];
   }),
-  concat: fn(2, Infinity, (args) => [args.map((arg) => str(arg, "concat")).join("")]),
-  "string-join": fn(1, 2, ([items, separator]) => [
-    items.map((item) => stringOf(atomize(item))).join(separator ? str(separator, "string-join") : ""),
-  ]),
+  concat: fn(2, Infinity, (args) => {
+    let joined = "";
+    for (const arg of args) joined += str(arg, "concat");
+    return [joined];
+  }),
+  "string-join": fn(1, 2, ([items, separator]) => {
+    const strings: string[] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) strings[i] = stringOf(atomize(items[i]));
+    return [strings.join(separator ? str(separator, "string-join") : "")];
+  }),
   translate: fn(3, 3, ([s, map, trans]) => {
     const from = codepoints(str(map, "translate"));
     const to = codepoints(str(trans, "translate"));

@@ -22,6 +22,7 @@ import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
 import { fail } from "./errors.ts";
 import { dependence, Depends } from "./hoist.ts";
 import { atomize, generalCompare, type ComparisonOp, type Item } from "./values.ts";
+import type { StringScalar } from "./scalars.ts";
 
 type Test = (focus: Focus, runtime: Runtime) => boolean;
 
@@ -31,12 +32,14 @@ const ATOMIC_RESULTS = new Set([
   "translate", "number", "xs:string", "xs:decimal", "xs:integer", "xs:double", "xs:date", "xs:boolean",
 ]);
 
-export function compileStreamedComparison(
-  expr: Expr,
-  scope: Scope,
-  compile: (expr: Expr, scope: Scope) => Evaluate,
-  readsPosition: (expr: Expr) => boolean,
-): Test | null {
+interface Compilers {
+  compile: (expr: Expr, scope: Scope) => Evaluate;
+  readsPosition: (expr: Expr) => boolean;
+  /** The last step as a string (scalars.ts), where it is a string function: no sequence per node. */
+  scalar: (last: Expr) => StringScalar | null;
+}
+
+export function compileStreamedComparison(expr: Expr, scope: Scope, { compile, readsPosition, scalar }: Compilers): Test | null {
   if (expr.kind !== "binary" || expr.right.kind !== "literal" || expr.left.kind !== "path") return null;
   const op = expr.op as ComparisonOp;
   const steps = expr.left.steps;
@@ -51,6 +54,8 @@ export function compileStreamedComparison(
   // The rules' commonest form, `= 'literal'` on nodes: an untyped node compares as its string value.
   const text = typeof expr.right.value === "string" && (op === "=" || op === "!=") ? expr.right.value : null;
   const equal = op === "=";
+  // A string compares with the literal as the one item a string function returns would.
+  const lastString = lastValue && text !== null ? scalar(lastExpr) : null;
 
   return (focus, runtime) => {
     const node = focus.item;
@@ -62,6 +67,10 @@ export function compileStreamedComparison(
       if (last?.attribute) {
         for (const attribute of parent.attributes) if (last.test.matches(attribute) && compares(attribute)) return true;
         return false;
+      }
+      if (lastString) {
+        const value = lastString({ item: parent, position: 1, size: 1 }, runtime);
+        if (value !== undefined) return (value === text) === equal;
       }
       const items = last ? childNodes(parent, last.test) : lastValue!({ item: parent, position: 1, size: 1 }, runtime);
       for (let i = 0; i < items.length; i++) if (compares(items[i])) return true;
