@@ -29,21 +29,24 @@ export interface ScalarCompilers {
   evaluatedEachTime(expr: Expr, scope: Scope): boolean;
 }
 
-/** The string functions by name: how many arguments each takes here, and its value from their strings. */
-const STRING_FUNCTIONS: Record<string, { arities: number[]; apply: (args: string[]) => string }> = {
-  "normalize-space": { arities: [0, 1], apply: ([text]) => normalizeSpace(text) },
-  string: { arities: [0, 1], apply: ([text]) => text },
-  "upper-case": { arities: [1], apply: ([text]) => text.toUpperCase() },
-  "lower-case": { arities: [1], apply: ([text]) => text.toLowerCase() },
-  "substring-before": { arities: [2], apply: ([text, search]) => {
+/**
+ * The string functions by name: how many arguments each takes here, and its value from their
+ * strings (`apply` for one or two, `join` for concat's any number).
+ */
+const STRING_FUNCTIONS: Record<string, { arities: number[]; apply: (text: string, other: string) => string }> = {
+  "normalize-space": { arities: [0, 1], apply: (text) => normalizeSpace(text) },
+  string: { arities: [0, 1], apply: (text) => text },
+  "upper-case": { arities: [1], apply: (text) => text.toUpperCase() },
+  "lower-case": { arities: [1], apply: (text) => text.toLowerCase() },
+  "substring-before": { arities: [2], apply: (text, search) => {
     const index = text.indexOf(search);
     return index < 0 ? "" : text.slice(0, index);
   } },
-  "substring-after": { arities: [2], apply: ([text, search]) => {
+  "substring-after": { arities: [2], apply: (text, search) => {
     const index = text.indexOf(search);
     return index < 0 ? "" : text.slice(index + search.length);
   } },
-  concat: { arities: [2, 3, 4, 5, 6, 7, 8], apply: (texts) => texts.join("") },
+  concat: { arities: [2, 3, 4, 5, 6, 7, 8], apply: (text, other) => text + other },
 };
 
 /** The tests between two strings, as `contains`, `starts-with` and `ends-with` answer them. */
@@ -81,7 +84,7 @@ export function compileStringScalar(expr: Expr, scope: Scope, compilers: ScalarC
   if (call.args.length === 0) {
     return (focus) => {
       const text = stringOfItem(focus.item);
-      return text === undefined ? undefined : apply([text]);
+      return text === undefined ? undefined : apply(text, "");
     };
   }
   const args = call.args.map((arg) => stringArgument(arg, scope, compilers));
@@ -89,17 +92,19 @@ export function compileStringScalar(expr: Expr, scope: Scope, compilers: ScalarC
     const [only] = args;
     return (focus, runtime) => {
       const text = only(focus, runtime);
-      return text === undefined ? undefined : apply([text]);
+      return text === undefined ? undefined : apply(text, "");
     };
   }
+  // Two arguments, or concat's: each evaluated in turn, and concat's joined as they come.
   return (focus, runtime) => {
-    const texts: string[] = new Array(args.length);
-    for (let i = 0; i < args.length; i++) {
-      const text = args[i](focus, runtime);
-      if (text === undefined) return undefined;
-      texts[i] = text;
+    let text = args[0](focus, runtime);
+    if (text === undefined) return undefined;
+    for (let i = 1; i < args.length; i++) {
+      const other = args[i](focus, runtime);
+      if (other === undefined) return undefined;
+      text = apply(text, other);
     }
-    return apply(texts);
+    return text;
   };
 }
 
