@@ -131,6 +131,9 @@ function firstText(text: string, localName: string, from: number): string | unde
 }
 
 function indexOfElement(text: string, localName: string, from: number): number {
+  // The name's absence is found by a plain search: most UBL invoices have no UBLExtensions, and the
+  // pattern scanned a whole 1 MB invoice for it (0.7 ms of the 1.1 detection took).
+  if (text.indexOf(localName, from) < 0) return -1;
   const re = new RegExp(element(localName), "g");
   re.lastIndex = from;
   return re.exec(text)?.index ?? -1;
