@@ -195,7 +195,11 @@ function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
 }
 
 function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
+  while (b !== 0n) {
+    const rest = a % b;
+    a = b;
+    b = rest;
+  }
   return a === 0n ? 1n : a;
 }
 
