@@ -343,7 +343,8 @@ function itemConversion(declaration: XsltDeclaration, as: string, namespaces: Re
   const type = `xs:${q[2]}`;
   if (type !== "xs:anyAtomicType" && !CAST_TARGETS.has(type)) throw new UnsupportedXslt(declaration, `the sequence type "${as}"`);
   return (value, what) => {
-    const out = value.map((item) => convertAtomic(atomize(item), type, what));
+    const out: Atomic[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = convertAtomic(atomize(value[i]), type, what);
     cardinality(out, what);
     return out;
   };

@@ -737,7 +737,14 @@ function compilePredicate(expr: Expr, scope: Scope): Filter {
     const scan: Filter = (items, runtime) => {
       const out: Item[] = [];
       const size = items.length;
-      for (let i = 0; i < size; i++) if (test({ item: items[i], position: i + 1, size }, runtime)) out.push(items[i]);
+      // One focus per filtering, moved from item to item: what an evaluation keeps of its focus (a
+      // let or loop variable's Lazy) is read before it returns.
+      const focus: Focus = { item: undefined, position: 0, size };
+      for (let i = 0; i < size; i++) {
+        focus.item = items[i];
+        focus.position = i + 1;
+        if (test(focus, runtime)) out.push(items[i]);
+      }
       return out;
     };
     return (!readsPosition(expr) && compileKeyedFilter(expr, scope, scan, { compile, compileBoolean })) || scan;
@@ -746,8 +753,10 @@ function compilePredicate(expr: Expr, scope: Scope): Filter {
   return (items, runtime) => {
     const out: Item[] = [];
     const size = items.length;
+    const focus: Focus = { item: undefined, position: 0, size };
     for (let i = 0; i < size; i++) {
-      const focus: Focus = { item: items[i], position: i + 1, size };
+      focus.item = items[i];
+      focus.position = i + 1;
       const result = predicate(focus, runtime);
       if (result.length === 1 && isNumeric(result[0] as never)) {
         const value = result[0] as number | Dec;
@@ -974,10 +983,13 @@ function compileSteps(steps: Expr[], scope: Scope, head?: Evaluate): Evaluate {
       }
       const out: Item[] = [];
       const size = current.length;
+      const focus: Focus = { item: undefined, position: 0, size };
       for (let i = 0; i < size; i++) {
         const item = current[i];
         if (!(item instanceof XNode)) fail("XPTY0019", "a path step's context is not a node");
-        for (const result of evaluate({ item, position: i + 1, size }, runtime)) out.push(result);
+        focus.item = item;
+        focus.position = i + 1;
+        for (const result of evaluate(focus, runtime)) out.push(result);
       }
       current = orderPathResult(out);
     }

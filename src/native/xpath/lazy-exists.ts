@@ -88,9 +88,11 @@ export function compileWalk(expr: Expr, scope: Scope, compiler: LazyExistsCompil
   const visit = (node: XNode, at: number, runtime: Runtime, stop: (node: XNode) => boolean): boolean => {
     const step = steps[at];
     const last = at === steps.length - 1;
+    // Position and size are never read: the predicates cannot be positional. One focus per visit,
+    // moved from candidate to candidate (see compilePredicate in compile.ts).
+    const focus: Focus = { item: undefined, position: 1, size: 1 };
     candidates: for (const candidate of axisNodes(node, step.axis, step.test, runtime.document)) {
-      // Position and size are never read: the predicates cannot be positional.
-      const focus: Focus = { item: candidate, position: 1, size: 1 };
+      focus.item = candidate;
       for (const predicate of step.predicates) if (!predicate(focus, runtime)) continue candidates;
       if (last ? stop(candidate) : visit(candidate, at + 1, runtime, stop)) return true;
     }
