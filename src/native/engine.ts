@@ -256,6 +256,9 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
   const locator = locatorFor(plan.locations);
   const findings: Finding[] = [];
   const matching: Runtime = { document, globals, locals: [] };
+  // One frame for every rule firing: a rule binds its lets before any check reads them, and what
+  // a firing binds is read before it ends.
+  const firing: Runtime = { document, globals, locals: [] };
   const paths = new DocumentPaths(document);
   for (const pattern of plan.patterns) {
     for (const node of candidates(pattern, document)) {
@@ -263,11 +266,11 @@ export function runPlan(plan: Plan, xml: string | Uint8Array | XDocument, profil
         const started = performance.now();
         const rule = ruleFor(pattern, node, paths, matching);
         charge(profile, `match ${node.qname || "/"}`, started);
-        if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep, profile);
+        if (rule) fire(rule, node, firing, locator, findings, keep, profile);
         continue;
       }
       const rule = ruleFor(pattern, node, paths, matching);
-      if (rule) fire(rule, node, { document, globals, locals: [] }, locator, findings, keep);
+      if (rule) fire(rule, node, firing, locator, findings, keep);
     }
   }
   return findings;
