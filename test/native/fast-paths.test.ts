@@ -8,6 +8,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { XDocument } from "../../src/native/xpath/document.ts";
 import { readXml } from "../../src/native/xml-reader.ts";
+import { childNodes, compileTest } from "../../src/native/xpath/axes.ts";
+import { Scope } from "../../src/native/xpath/context.ts";
+import { CompileSession } from "../../src/native/xpath/session.ts";
 import { saxonHeUnavailable } from "../support/saxon-he.ts";
 import { cannotRun } from "../support/requirements.ts";
 import { differentialOfText } from "./differential.ts";
@@ -250,4 +253,17 @@ test("the reader numbers and indexes nodes as the tree walk does", () => {
     expect(read.nodes.map((node) => [node.order, node.end])).toEqual(numbering);
     expect(indexes(walked)).toEqual(readIndexes);
   }
+});
+
+test("a child step answers one child so named with that child's own shared sequence, and several with a list in document order", () => {
+  const document = readXml(`<r><a><b>1</b><c/></a><a><b>2</b><b>3</b></a><a><c/></a></r>`);
+  const [one, two, none] = document.named("", "a");
+  const b = compileTest({ kind: "name", prefix: "", local: "b" }, "child", new Scope(new CompileSession(), new Map(), new Map()));
+  const single = childNodes(one, b);
+  expect(single.map((node) => node.stringValue())).toEqual(["1"]);
+  // The same sequence each time: no list is built per step.
+  expect(childNodes(one, b)).toBe(single);
+  expect(single).toBe(single[0].asSequence());
+  expect(childNodes(two, b).map((node) => node.stringValue())).toEqual(["2", "3"]);
+  expect(childNodes(none, b)).toEqual([]);
 });

@@ -155,12 +155,16 @@ export function childNodes(node: XNode, test: CompiledTest): readonly XNode[] {
   // The commonest step of all, compared inline: a call of `test.matches` here sees every kind of
   // test in the rules and cannot be inlined by the JIT. Attributes are never children, so the kind
   // is checked too.
+  // One child so named is the common answer: its own shared sequence, no list built.
+  let first: XNode | undefined;
   let out: XNode[] | undefined;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    if (child.nameId === id && child.kind === Kind.Element) (out ??= []).push(child);
+    if (child.nameId !== id || child.kind !== Kind.Element) continue;
+    if (first === undefined) first = child;
+    else (out ??= [first]).push(child);
   }
-  return out ?? NONE;
+  return out ?? first?.asSequence() ?? NONE;
 }
 
 /** A child or attribute step without predicates, as the depth-first walks ({@link someAlong}) take them. */

@@ -33,6 +33,8 @@ export class XNode {
   private cachedTyped: Untyped | undefined = undefined;
   /** Element children by name number (see {@link nameIdOf}), built on the first name lookup of a node with many children. */
   private childIndex: Map<number, XNode[]> | undefined = undefined;
+  /** The sequence of this node alone, made once: the answer of most child steps (one `cbc:ID` under its parent). */
+  private alone: readonly XNode[] | undefined = undefined;
 
   constructor(
     readonly kind: Kind,
@@ -96,6 +98,11 @@ export class XNode {
       }
     }
     return index.get(id) ?? NO_NODES;
+  }
+
+  /** The sequence holding this node alone; shared, never to be mutated. */
+  asSequence(): readonly XNode[] {
+    return (this.alone ??= [this]);
   }
 
   root(): XNode {
