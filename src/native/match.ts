@@ -7,7 +7,7 @@ import { Kind, nameKey, XNode, type XDocument } from "./xpath/document.ts";
 import type { Expr } from "./xpath/ast.ts";
 import { compileTest, lowerBound, type CompiledTest } from "./xpath/axes.ts";
 import { compile, compileBoolean, isBooleanPredicate, type Test } from "./xpath/compile.ts";
-import type { Evaluate, Focus, Runtime, Scope } from "./xpath/context.ts";
+import type { Evaluate, Runtime, Scope } from "./xpath/context.ts";
 import { effectiveBoolean } from "./xpath/values.ts";
 import { fail } from "./xpath/errors.ts";
 import { parseXPath } from "./xpath/parser.ts";
@@ -23,7 +23,7 @@ interface PatternStep {
   test: CompiledTest;
   attribute: boolean;
   /** A predicate that may be a position counts among the node's like-named siblings; any other is a test of the node alone. */
-  predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test; focus: Focus })[];
+  predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test })[];
   /** For positional predicates only: the siblings passing `test`, listed once per parent (see {@link predicateHolds}). */
   siblings?: WeakMap<XNode, readonly XNode[]>;
   /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
@@ -203,7 +203,7 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
     if (step.axis !== "child" && step.axis !== "attribute") return unsupported();
     const predicates: PatternStep["predicates"] = step.predicates.map((predicate) =>
       isBooleanPredicate(predicate)
-        ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope), focus: { item: undefined, position: 1, size: 1 } }
+        ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope) }
         : { positional: true as const, evaluate: compile(predicate, scope) },
     );
     steps.push({
@@ -273,14 +273,7 @@ function matchStep(branch: Branch, index: number, node: XNode, runtime: Runtime)
  * on each of many like-named siblings was quadratic in their number otherwise.
  */
 function predicateHolds(predicate: PatternStep["predicates"][number], step: PatternStep, node: XNode, runtime: Runtime): boolean {
-  if (!predicate.positional) {
-    // The predicate's own focus, moved to each node it is asked of: matching never asks one
-    // predicate of two nodes at once (a hidden ancestor's rule is found before), and what an
-    // evaluation keeps of its focus is read before it returns.
-    const focus = predicate.focus;
-    focus.item = node;
-    return predicate.test(focus, runtime);
-  }
+  if (!predicate.positional) return predicate.test({ item: node, position: 1, size: 1 }, runtime);
   let position = 1;
   let size = 1;
   const parent = node.parent;
