@@ -183,11 +183,12 @@ export function plainStep(expr: Expr, scope: Scope, attributeAllowed: boolean): 
 /**
  * Whether `found` holds for some node the child steps `tests` reach from `node`: visited depth
  * first, so in document order, stopping at the first, and building no sequence on the way.
+ * `found` gets `context` too, so that a caller needs no closure per walk.
  */
-export function someAlong(node: XNode, tests: readonly CompiledTest[], found: (node: XNode) => boolean, at = 0): boolean {
-  if (at === tests.length) return found(node);
+export function someAlong<C>(node: XNode, tests: readonly CompiledTest[], found: (node: XNode, context: C) => boolean, context: C, at = 0): boolean {
+  if (at === tests.length) return found(node, context);
   const children = childNodes(node, tests[at]);
-  for (let i = 0; i < children.length; i++) if (someAlong(children[i], tests, found, at + 1)) return true;
+  for (let i = 0; i < children.length; i++) if (someAlong(children[i], tests, found, context, at + 1)) return true;
   return false;
 }
 

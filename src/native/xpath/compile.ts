@@ -215,7 +215,7 @@ function compileChildPathExists(expr: Expr, scope: Scope): Test | null {
     if (!(node instanceof XNode)) return fail("XPTY0020", `the context item of an axis step is not a node`);
     const upward = byName ? existsUpward(node, runtime.document, starts, steps) : null;
     if (upward !== null) return upward;
-    for (const test of starts) for (const child of childNodes(node, test)) if (someAlong(child, middle, hasLast)) return true;
+    for (const test of starts) for (const child of childNodes(node, test)) if (someAlong(child, middle, hasLast, undefined)) return true;
     return false;
   };
 }

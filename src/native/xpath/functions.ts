@@ -62,6 +62,32 @@ function codepoints(text: string): string[] {
   return Array.from(text);
 }
 
+/** How many code points `text` holds (a surrogate pair is one), without listing them. */
+export function codepointCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+export function substringBefore(text: string, search: string): string {
+  const index = text.indexOf(search);
+  return index < 0 ? "" : text.slice(0, index);
+}
+
+export function substringAfter(text: string, search: string): string {
+  const index = text.indexOf(search);
+  return index < 0 ? "" : text.slice(index + search.length);
+}
+
 const LONG_RANGE = 2 ** 63;
 
 function round(value: number): number {
@@ -187,23 +213,14 @@ export const BUILT_INS: Record<string, BuiltIn> = {
     return [args[0].length ? itemString(args[0][0]) : ""];
   }),
   "normalize-space": fn(0, 1, (args, focus) => [normalizeSpace(strOrContext(args, focus, "normalize-space"))]),
-  "string-length": fn(0, 1, (args, focus) => [Dec.integer(BigInt(codepoints(strOrContext(args, focus, "string-length")).length))]),
+  "string-length": fn(0, 1, (args, focus) => [Dec.integer(BigInt(codepointCount(strOrContext(args, focus, "string-length"))))]),
   "upper-case": fn(1, 1, ([arg]) => [str(arg, "upper-case").toUpperCase()]),
   "lower-case": fn(1, 1, ([arg]) => [str(arg, "lower-case").toLowerCase()]),
   contains: fn(2, 2, ([a, b]) => [str(a, "contains").includes(str(b, "contains"))]),
   "starts-with": fn(2, 2, ([a, b]) => [str(a, "starts-with").startsWith(str(b, "starts-with"))]),
   "ends-with": fn(2, 2, ([a, b]) => [str(a, "ends-with").endsWith(str(b, "ends-with"))]),
-  "substring-before": fn(2, 2, ([a, b]) => {
-    const text = str(a, "substring-before");
-    const index = text.indexOf(str(b, "substring-before"));
-    return [index < 0 ? "" : text.slice(0, index)];
-  }),
-  "substring-after": fn(2, 2, ([a, b]) => {
-    const text = str(a, "substring-after");
-    const search = str(b, "substring-after");
-    const index = text.indexOf(search);
-    return [index < 0 ? "" : text.slice(index + search.length)];
-  }),
+  "substring-before": fn(2, 2, ([a, b]) => [substringBefore(str(a, "substring-before"), str(b, "substring-before"))]),
+  "substring-after": fn(2, 2, ([a, b]) => [substringAfter(str(a, "substring-after"), str(b, "substring-after"))]),
   substring: fn(2, 3, ([s, start, length]) => {
     const chars = codepoints(str(s, "substring"));
     const first = round(numberArg(start, "substring"));

@@ -16,7 +16,7 @@
 import { functionName, type Expr } from "./ast.ts";
 import { XNode } from "./document.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
-import { BUILT_INS, normalizeSpace } from "./functions.ts";
+import { BUILT_INS, codepointCount, normalizeSpace, substringAfter, substringBefore } from "./functions.ts";
 import type { Item } from "./values.ts";
 
 export type StringScalar = (focus: Focus, runtime: Runtime) => string | undefined;
@@ -30,23 +30,17 @@ export interface ScalarCompilers {
 }
 
 /**
- * The string functions by name: how many arguments each takes here, and its value from their
- * strings (`apply` for one or two, `join` for concat's any number).
+ * The string functions by name, each as its value from the strings of its one or two arguments
+ * (concat's joined pairwise); the arities are the built-ins' own.
  */
-const STRING_FUNCTIONS: Record<string, { arities: number[]; apply: (text: string, other: string) => string }> = {
-  "normalize-space": { arities: [0, 1], apply: (text) => normalizeSpace(text) },
-  string: { arities: [0, 1], apply: (text) => text },
-  "upper-case": { arities: [1], apply: (text) => text.toUpperCase() },
-  "lower-case": { arities: [1], apply: (text) => text.toLowerCase() },
-  "substring-before": { arities: [2], apply: (text, search) => {
-    const index = text.indexOf(search);
-    return index < 0 ? "" : text.slice(0, index);
-  } },
-  "substring-after": { arities: [2], apply: (text, search) => {
-    const index = text.indexOf(search);
-    return index < 0 ? "" : text.slice(index + search.length);
-  } },
-  concat: { arities: [2, 3, 4, 5, 6, 7, 8], apply: (text, other) => text + other },
+const STRING_FUNCTIONS: Record<string, (text: string, other: string) => string> = {
+  "normalize-space": (text) => normalizeSpace(text),
+  string: (text) => text,
+  "upper-case": (text) => text.toUpperCase(),
+  "lower-case": (text) => text.toLowerCase(),
+  "substring-before": substringBefore,
+  "substring-after": substringAfter,
+  concat: (text, other) => text + other,
 };
 
 /** The tests between two strings, as `contains`, `starts-with` and `ends-with` answer them. */
@@ -63,12 +57,13 @@ function stringOfItem(item: Item | undefined): string | undefined {
 
 const contextString: StringScalar = (focus) => stringOfItem(focus.item);
 
-/** A call of a built-in, by its plain name, if it is one of `table`'s with an arity it takes. */
+/** A call of a built-in, by its plain name, if it is one of `table`'s and takes that many arguments. */
 function builtInCall<T>(expr: Expr, table: Record<string, T>): { name: string; entry: T; args: Expr[] } | null {
   if (expr.kind !== "call") return null;
   const name = functionName(expr.name);
   if (!Object.hasOwn(table, name) || !Object.hasOwn(BUILT_INS, name)) return null;
-  return { name, entry: table[name], args: expr.args };
+  const { min, max } = BUILT_INS[name];
+  return expr.args.length < min || expr.args.length > max ? null : { name, entry: table[name], args: expr.args };
 }
 
 /** The value of a string function call or a string literal as a string, or null when `expr` is neither. */
@@ -79,15 +74,10 @@ export function compileStringScalar(expr: Expr, scope: Scope, compilers: ScalarC
   }
   if (expr.kind === "sequence" && expr.items.length === 1) return compileStringScalar(expr.items[0], scope, compilers);
   const call = builtInCall(expr, STRING_FUNCTIONS);
-  if (!call || !call.entry.arities.includes(call.args.length) || !compilers.evaluatedEachTime(expr, scope)) return null;
-  const { apply } = call.entry;
-  if (call.args.length === 0) {
-    return (focus) => {
-      const text = stringOfItem(focus.item);
-      return text === undefined ? undefined : apply(text, "");
-    };
-  }
-  const args = call.args.map((arg) => stringArgument(arg, scope, compilers));
+  if (!call || !compilers.evaluatedEachTime(expr, scope)) return null;
+  const apply = call.entry;
+  // Without an argument, normalize-space and string take the context item.
+  const args = call.args.length ? call.args.map((arg) => stringArgument(arg, scope, compilers)) : [contextString];
   if (args.length === 1) {
     const [only] = args;
     return (focus, runtime) => {
@@ -112,8 +102,7 @@ export function compileStringScalar(expr: Expr, scope: Scope, compilers: ScalarC
 function stringShaped(expr: Expr): boolean {
   if (expr.kind === "sequence" && expr.items.length === 1) return stringShaped(expr.items[0]);
   if (expr.kind === "literal") return typeof expr.value === "string";
-  const call = builtInCall(expr, STRING_FUNCTIONS);
-  return call !== null && call.entry.arities.includes(call.args.length);
+  return builtInCall(expr, STRING_FUNCTIONS) !== null;
 }
 
 /** An argument of a string parameter: empty is "", one node or string its string; anything else undefined. */
@@ -134,9 +123,8 @@ export function stringArgument(arg: Expr, scope: Scope, compilers: ScalarCompile
  */
 function compileCountScalar(expr: Expr, scope: Scope, compilers: ScalarCompilers): NumberScalar | null {
   const call = builtInCall(expr, { "string-length": true, count: true });
-  if (!call || call.args.length > 1 || !compilers.evaluatedEachTime(expr, scope)) return null;
+  if (!call || !compilers.evaluatedEachTime(expr, scope)) return null;
   if (call.name === "count") {
-    if (call.args.length !== 1) return null;
     const counted = compilers.compile(call.args[0], scope);
     return (focus, runtime) => counted(focus, runtime).length;
   }
@@ -145,21 +133,6 @@ function compileCountScalar(expr: Expr, scope: Scope, compilers: ScalarCompilers
     const value = text(focus, runtime);
     return value === undefined ? undefined : codepointCount(value);
   };
-}
-
-function codepointCount(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
 }
 
 /** An integer literal small enough to compare exactly as a double; null otherwise. */
@@ -217,7 +190,7 @@ export function compileScalarTest(expr: Expr, scope: Scope, compilers: ScalarCom
         };
   }
   const call = builtInCall(expr, STRING_TESTS);
-  if (!call || call.args.length !== 2 || !compilers.evaluatedEachTime(expr, scope)) return null;
+  if (!call || !compilers.evaluatedEachTime(expr, scope)) return null;
   const test = call.entry;
   const [text, part] = call.args.map((arg) => stringArgument(arg, scope, compilers));
   return (focus, runtime) => {

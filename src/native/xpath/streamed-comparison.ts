@@ -17,7 +17,7 @@
  */
 import { XNode } from "./document.ts";
 import { functionName, type Expr } from "./ast.ts";
-import { childNodes, plainStep, type PlainStep } from "./axes.ts";
+import { childNodes, plainStep, someAlong, type PlainStep } from "./axes.ts";
 import type { Evaluate, Focus, Runtime, Scope } from "./context.ts";
 import { fail } from "./errors.ts";
 import { dependence, Depends } from "./hoist.ts";
@@ -61,7 +61,7 @@ export function compileStreamedComparison(expr: Expr, scope: Scope, { compile, r
   const compares = (item: Item, right: Atomic): boolean =>
     text !== null && item instanceof XNode ? (item.stringValue() === text) === equal : generalCompare(atomize(item), right, op);
   // The values of the last step of `parent` (a node the walk reached), compared as they come.
-  const lastCompares = (parent: XNode, runtime: Runtime, right: Atomic): boolean => {
+  const lastCompares = (parent: XNode, { runtime, right }: { runtime: Runtime; right: Atomic }): boolean => {
     if (last?.attribute) {
       for (const attribute of parent.attributes) if (last.test.matches(attribute) && compares(attribute, right)) return true;
       return false;
@@ -74,19 +74,11 @@ export function compileStreamedComparison(expr: Expr, scope: Scope, { compile, r
     for (let i = 0; i < items.length; i++) if (compares(items[i], right)) return true;
     return false;
   };
-  // Depth first, in document order, stopping at the first match (as someAlong walks), with no
-  // closure made per evaluation.
-  const reaches = (node: XNode, at: number, runtime: Runtime, right: Atomic): boolean => {
-    if (at === tests.length) return lastCompares(node, runtime, right);
-    const children = childNodes(node, tests[at]);
-    for (let i = 0; i < children.length; i++) if (reaches(children[i], at + 1, runtime, right)) return true;
-    return false;
-  };
 
   return (focus, runtime) => {
     const node = focus.item;
     if (!(node instanceof XNode)) return fail("XPTY0020", "the context item of an axis step is not a node");
-    return reaches(node, 0, runtime, text ?? atomize(literal(focus, runtime)[0]));
+    return someAlong(node, tests, lastCompares, { runtime, right: text ?? atomize(literal(focus, runtime)[0]) });
   };
 }
 
