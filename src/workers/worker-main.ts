@@ -9,6 +9,8 @@ import type { XsdSchemaId } from "../profiles/schemas";
 import type { CappedXsdOutcome } from "../validation/xsd";
 import { lowerThreadPriority } from "./priority";
 import { otherJobRunning } from "./jobs-running";
+import { collectionAfter, collectionBefore, isLargeXml, type Collection } from "./heap-collections";
+import { edenGC } from "bun:jsc";
 
 /**
  * An engine worker: holds its own compiled schemas and stylesheets and runs one job at a time (judges
@@ -30,12 +32,12 @@ self.onmessage = async (event: MessageEvent<WorkerRequest | UnitAnswer | SchemaA
   } catch (error) {
     reply = failureReply(message.id, error);
   }
-  const collect = (largeDocument && otherJobRunning()) || (handlesPdf(message) && ++pdfJobs % COLLECT_EVERY === 0);
+  const after = collectionAfter(largeDocument, otherJobRunning(), handlesPdf(message) ? ++pdfJobs : undefined);
   // Said before the reply, so the pool knows it before the slot comes free.
-  if (collect) self.postMessage({ id: message.id, collecting: true } satisfies WorkerReply);
+  if (after === "full") self.postMessage({ id: message.id, collecting: true } satisfies WorkerReply);
   self.postMessage(reply);
-  if (collect) {
-    collectHeap();
+  if (after === "full") {
+    collect(after);
     self.postMessage({ id: message.id, collecting: false } satisfies WorkerReply);
   }
 };
@@ -142,37 +144,15 @@ function answered({ id, spent }: UnitAnswer): void {
   spending.delete(id);
 }
 
-/**
- * Two kinds of job leave tens of MiB of garbage, and with a worker per core the collector let the
- * process grow hundreds of MiB past what it holds:
- * - a job on a large XML document (judged, read, converted, or generated and judged) is followed by
- *   a full collection when another job is running in the pool at its reply (jobs-running.ts), so
- *   that the garbage of large jobs side by side does not add up (500-line generate with verify on
- *   two workers: peak 498 -> 386 MiB). The collection (30-60 ms with every profile's rules loaded)
- *   runs after the reply: the caller does not wait for it, and the pool sends the next job to a
- *   worker that is not collecting when one is idle. With no other job running it is left to the
- *   collector's own policy: when one client sends large documents one after another, the
- *   collection ran on one core while the client's next document was judged on the other, slowing
- *   it, and lowered no peak (346 MiB with it, 330-334 without; the 677-line CII invoice over HTTP
- *   71-78 ms with it, 60-63 without; bench/memory-phases.ts "900 lines"). Before a large
- *   document the heap is collected only if it grew more than {@link GROWN_SINCE_COLLECTED} since
- *   the last collection (small jobs' garbage);
- * - a hybrid PDF (pdf-lib parses or writes the whole file) is followed by a full collection every
- *   fourth time, the reply already sent: after every one cut hybrid-PDF validations/s to a third,
- *   every fourth costs about a third of them.
- * Typical XML validations never pay for either.
- */
-const LARGE_DOCUMENT = 256 * 1024;
-const GROWN_SINCE_COLLECTED = 64 * 1024 * 1024;
-const isLargeXml = (bytes: Uint8Array) => bytes.byteLength > LARGE_DOCUMENT && !isPdf(bytes);
-let pdfJobs = 0;
-const COLLECT_EVERY = 4;
-/** Whether the current job met a large XML document: it is collected after. */
+/** Whether the current job met a large XML document. */
 let largeDocument = false;
+let pdfJobs = 0;
 /** The heap's size (`heapTotal`) after the last full collection. */
 let collectedHeap = 0;
 
-function collectHeap(): void {
+function collect(collection: Collection): void {
+  if (collection === "young") edenGC();
+  if (collection !== "full") return;
   Bun.gc(true);
   collectedHeap = process.memoryUsage().heapTotal;
 }
@@ -180,7 +160,7 @@ function collectHeap(): void {
 function beforeLarge(bytes: Uint8Array): void {
   if (!isLargeXml(bytes)) return;
   largeDocument = true;
-  if (process.memoryUsage().heapTotal > collectedHeap + GROWN_SINCE_COLLECTED) collectHeap();
+  collect(collectionBefore(process.memoryUsage().heapTotal, collectedHeap));
 }
 
 function handlesPdf(message: WorkerRequest): boolean {
