@@ -62,7 +62,15 @@ interface CompiledPattern {
    * The rules whose context may match a node of each name path, in rule order, each marked when
    * names alone decide that it does (see {@link Fit}); absent where names do not decide.
    */
-  byPath?: Map<number, PathRule[]>;
+  byPath?: Map<number, PathRules>;
+  /** Whether some rule's names include the node's lexical name, so that a path's rules hold for one lexical name. */
+  lexical: boolean;
+}
+
+interface PathRules {
+  /** The lexical name of the node they were found for. */
+  qname: string;
+  rules: PathRule[];
 }
 
 interface PathRule {
@@ -143,7 +151,8 @@ export function compileSchema(schema: Schema, options: CompileOptions = {}): Pla
         keys: context.keys.filter((key) => key !== ANY_ATTRIBUTE),
         absolute: context.absolute,
         matches: (node, runtime) => node.kind !== Kind.Attribute && context.matches(node, runtime),
-        byNames: (node) => (node.kind === Kind.Attribute ? Fit.No : context.byNames(node)),
+        byNames: (node, runtime) => (node.kind === Kind.Attribute ? Fit.No : context.byNames(node, runtime)),
+        lexical: context.lexical,
       };
       return { context: elementsOnly, items };
     });
@@ -284,7 +293,8 @@ function indexed(rules: CompiledRule[], byPaths: boolean): CompiledPattern {
   const keys = new Set<string>();
   for (const rule of rules) for (const key of rule.context.keys) keys.add(key);
   const elementNames = [...keys].filter((key) => key !== DOCUMENT && key !== ANY_ELEMENT && key !== ANY_ATTRIBUTE).map(splitKey);
-  return { rules, byKey: new Map(), keys, elementNames, ...(byPaths && { byPath: new Map() }) };
+  const lexical = rules.some((rule) => rule.context.lexical);
+  return { rules, byKey: new Map(), keys, elementNames, lexical, ...(byPaths && { byPath: new Map() }) };
 }
 
 /** The rule of `pattern` that fires on `node`: the first whose context matches it. */
@@ -296,14 +306,16 @@ function ruleFor(pattern: CompiledPattern, node: XNode, paths: DocumentPaths, ru
   const byPath = rules.length > 0 ? pattern.byPath : undefined;
   const path = byPath ? paths.of(node) : NO_PATH;
   if (path === NO_PATH) return firstMatching(rules, node, runtime);
-  let fitting = byPath!.get(path);
+  const known = byPath!.get(path);
+  // Another prefix for the same names (rare) is answered afresh, and not kept.
+  let fitting = known && (!pattern.lexical || known.qname === node.qname) ? known.rules : undefined;
   if (!fitting) {
     fitting = [];
     for (const rule of rules) {
-      const fit = rule.context.byNames(node);
+      const fit = rule.context.byNames(node, runtime);
       if (fit !== Fit.No) fitting.push({ rule, sure: fit === Fit.Yes });
     }
-    byPath!.set(path, fitting);
+    if (!known) byPath!.set(path, { qname: node.qname, rules: fitting });
   }
   for (let i = 0; i < fitting.length; i++) {
     const { rule, sure } = fitting[i];

@@ -9,10 +9,10 @@ import { compileTest, lowerBound, type CompiledTest } from "./xpath/axes.ts";
 import { compile, compileBoolean, isBooleanPredicate, type Test } from "./xpath/compile.ts";
 import type { Evaluate, Runtime, Scope } from "./xpath/context.ts";
 import { effectiveBoolean } from "./xpath/values.ts";
-import { fail } from "./xpath/errors.ts";
+import { fail, XPathError } from "./xpath/errors.ts";
 import { parseXPath } from "./xpath/parser.ts";
 import { isNumeric } from "./xpath/atomic.ts";
-import { compileNamePredicate } from "./name-predicates.ts";
+import { compileNamePredicate, type NamePredicate } from "./name-predicates.ts";
 
 /** Index keys: an element name key (`{ns}local`), or one of these for nodes of any name. */
 export const ANY_ELEMENT = "*";
@@ -23,7 +23,7 @@ interface PatternStep {
   test: CompiledTest;
   attribute: boolean;
   /** A predicate that may be a position counts among the node's like-named siblings; any other is a test of the node alone. */
-  predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test })[];
+  predicates: ({ positional: true; evaluate: Evaluate } | { positional: false; test: Test; name?: NamePredicate })[];
   /** For positional predicates only: the siblings passing `test`, listed once per parent (see {@link predicateHolds}). */
   siblings?: WeakMap<XNode, readonly XNode[]>;
   /** How this step relates to the previous one: its parent ("/") or any ancestor ("//"). */
@@ -58,8 +58,13 @@ export interface MatchPattern {
   /** Whether every alternative is absolute (`/a`, `//a`), so its matches are fixed for a document. */
   absolute: boolean;
   matches(node: XNode, runtime: Runtime): boolean;
-  /** The same for every node of one name path (see `name-paths.ts`), so the engine asks once per path. */
-  byNames(node: XNode): Fit;
+  /**
+   * The same for every node of one name path (see `name-paths.ts`), so the engine asks once per
+   * path; once per path and lexical name where {@link lexical}.
+   */
+  byNames(node: XNode, runtime: Runtime): Fit;
+  /** Whether {@link byNames} also reads the node's lexical name (`name()`, with its prefix): see {@link nameFit}. */
+  lexical: boolean;
 }
 
 export function compilePattern(source: string, scope: Scope): MatchPattern {
@@ -79,7 +84,8 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
     return {
       keys: inner.keys,
       absolute: inner.absolute,
-      byNames: (node) => (inner.byNames(node) === Fit.No ? Fit.No : Fit.Maybe),
+      byNames: (node, runtime) => (inner.byNames(node, runtime) === Fit.No ? Fit.No : Fit.Maybe),
+      lexical: inner.lexical,
       matches: (node, runtime) => {
         if (!inner.matches(node, runtime)) return false;
         for (const predicate of predicates) {
@@ -101,7 +107,7 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
   return {
     keys: [...new Set(branches.map((branch) => branch.key))],
     absolute: branches.every((branch) => branch.absolute || (branch.head?.absolute ?? false)),
-    byNames: (node) => {
+    byNames: (node, runtime) => {
       let fit = Fit.No;
       for (const branch of branches) {
         if (!branch.steps.length) {
@@ -111,10 +117,13 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
         if (!fitsNames(branch, branch.steps.length - 1, node)) continue;
         // Without predicates or a head, fitsNames walks exactly as matchStep does.
         if (!branch.predicated && !branch.head) return Fit.Yes;
-        fit = Fit.Maybe;
+        const named = nameFit(branch, node, runtime);
+        if (named === Fit.Yes) return Fit.Yes;
+        if (named === Fit.Maybe) fit = Fit.Maybe;
       }
       return fit;
     },
+    lexical: branches.some((branch) => branch.steps.length > 0 && firstNamePredicate(branch) !== undefined),
     matches: (node, runtime) => {
       for (let i = 0; i < branches.length; i++) {
         const branch = branches[i];
@@ -201,11 +210,11 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
       continue;
     }
     if (step.axis !== "child" && step.axis !== "attribute") return unsupported();
-    const predicates: PatternStep["predicates"] = step.predicates.map((predicate) =>
-      isBooleanPredicate(predicate)
-        ? { positional: false as const, test: compileNamePredicate(predicate, scope, compileBoolean) ?? compileBoolean(predicate, scope) }
-        : { positional: true as const, evaluate: compile(predicate, scope) },
-    );
+    const predicates: PatternStep["predicates"] = step.predicates.map((predicate) => {
+      if (!isBooleanPredicate(predicate)) return { positional: true as const, evaluate: compile(predicate, scope) };
+      const name = compileNamePredicate(predicate, scope, compileBoolean);
+      return name ? { positional: false as const, test: name.test, name } : { positional: false as const, test: compileBoolean(predicate, scope) };
+    });
     steps.push({
       test: compileTest(step.test, step.axis, scope),
       attribute: step.axis === "attribute",
@@ -224,6 +233,35 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
 function isParenthesized(expr: Expr): boolean {
   const base = expr.kind === "filter" ? expr.base : expr;
   return base.kind === "sequence" && base.items.length === 1;
+}
+
+/** The name-only part of the first predicate of a branch's last step (name-predicates.ts), if it has one. */
+function firstNamePredicate(branch: Branch): NamePredicate | undefined {
+  const first = branch.steps[branch.steps.length - 1].predicates[0];
+  return first && !first.positional ? first.name : undefined;
+}
+
+/**
+ * What a branch's name-only predicate says of a node whose names fit it: CEN CII's syntax rules
+ * (`//ram:*[ends-with(name(), 'Amount') and not(self::ram:TaxTotalAmount)]`, and five more such)
+ * are tried on every element of an invoice, each of them through the general matcher, where the
+ * answer depends on the node's lexical name alone. Only the first predicate of the last step is
+ * read: matchStep evaluates it before anything else of the branch, so when it is false nothing
+ * else is evaluated, no error raised. An error leaves the answer to the general matcher.
+ */
+function nameFit(branch: Branch, node: XNode, runtime: Runtime): Fit {
+  const name = firstNamePredicate(branch);
+  if (!name) return Fit.Maybe;
+  let holds: boolean;
+  try {
+    holds = name.byName({ item: node, position: 1, size: 1 }, runtime);
+  } catch (error) {
+    if (error instanceof XPathError) return Fit.Maybe;
+    throw error;
+  }
+  if (!holds) return Fit.No;
+  const onlyPredicate = name.whole && branch.steps.every((step, index) => step.predicates.length === (index === branch.steps.length - 1 ? 1 : 0));
+  return onlyPredicate && !branch.head ? Fit.Yes : Fit.Maybe;
 }
 
 function matchBranch(branch: Branch, node: XNode, runtime: Runtime): boolean {

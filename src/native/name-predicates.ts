@@ -24,16 +24,25 @@ const PURE_FUNCTIONS = new Set([
   "string-length", "upper-case", "lower-case", "translate", "not", "boolean", "true", "false",
 ]);
 
+/** A predicate compiled with the part that reads only the node's name answered per name. */
+export interface NamePredicate {
+  test: Test;
+  /** The conjuncts that read only the name, alone: when false, so is the predicate. */
+  byName: Test;
+  /** Whether those conjuncts are the whole predicate. */
+  whole: boolean;
+}
+
 /** `predicate` compiled by `compileBoolean`, with the part that reads only the node's name answered per name; null when no part does. */
-export function compileNamePredicate(predicate: Expr, scope: Scope, compileBoolean: (expr: Expr, scope: Scope) => Test): Test | null {
+export function compileNamePredicate(predicate: Expr, scope: Scope, compileBoolean: (expr: Expr, scope: Scope) => Test): NamePredicate | null {
   const conjuncts = andChain(predicate);
   const byName = conjuncts.findIndex((conjunct) => !readsOnlyName(conjunct));
   const cachedCount = byName < 0 ? conjuncts.length : byName;
   if (cachedCount === 0) return null;
   const cached = perName(compileBoolean(joinAnd(conjuncts.slice(0, cachedCount)), scope));
-  if (cachedCount === conjuncts.length) return cached;
+  if (cachedCount === conjuncts.length) return { test: cached, byName: cached, whole: true };
   const rest = compileBoolean(joinAnd(conjuncts.slice(cachedCount)), scope);
-  return (focus, runtime) => cached(focus, runtime) && rest(focus, runtime);
+  return { test: (focus, runtime) => cached(focus, runtime) && rest(focus, runtime), byName: cached, whole: false };
 }
 
 function perName(test: Test): Test {
