@@ -14,12 +14,14 @@ import { isPdf } from "../pdf/sniff";
  *   profiles' rules, 30-60 with every profile's) followed nearly every document. With it, one
  *   client sending large documents one after another (the executables before and after,
  *   alternating, the same hour): 900-line UBL 55-61 -> 41-45 ms median, 677-line XRechnung CII 58
- *   -> 41-43 ms. What it costs is memory: a job's young objects are all held until the next
- *   collection, about 15 MiB more at the peak of a replay of the bench's loads (443 -> 458 MiB).
- *   The young collection also finds the job's own bytes alive and keeps them until a full one
- *   (JavaScriptCore's, every few dozen documents).
- *   If the heap grew more than {@link GROWN_SINCE_COLLECTED} since the last full collection, a full
- *   one instead;
+ *   -> 41-43 ms. The young collection finds the job's own bytes alive and moves them to the old
+ *   generation, about 2 MiB per 1 MiB document, which only a full collection frees. So when the
+ *   heap, counted with what its objects own outside it (bun:jsc `heapSize`: the documents' bytes
+ *   and strings), grew more than {@link GROWN_SINCE_COLLECTED} since the last full collection, a
+ *   full one instead (every 15 or so large documents, 15-25 ms). Counted by `heapTotal`, which
+ *   leaves those bytes out, the bound never came: sequential 677-line CII validations peaked at
+ *   448-472 MiB, against 352-359 with this bound (384-386 at 64 MiB), in the same times, and a
+ *   replay of the bench's loads at 458 against 442 (443 before the young collection);
  * - after its reply, a full collection when another job is running in the pool (jobs-running.ts),
  *   so that the garbage of large jobs side by side does not add up (500-line generate with verify
  *   on two workers: peak 498 -> 386 MiB). The reply is sent first, and the pool sends the next job
@@ -37,14 +39,17 @@ import { isPdf } from "../pdf/sniff";
 export type Collection = "full" | "young" | "none";
 
 const LARGE_DOCUMENT = 256 * 1024;
-export const GROWN_SINCE_COLLECTED = 64 * 1024 * 1024;
+export const GROWN_SINCE_COLLECTED = 32 * 1024 * 1024;
 export const PDF_JOBS_PER_COLLECTION = 4;
 
 export const isLargeXml = (bytes: Uint8Array) => bytes.byteLength > LARGE_DOCUMENT && !isPdf(bytes);
 
-/** Before a job meets a large XML document: `heapTotal` now, `collectedHeap` after the last full collection. */
-export function collectionBefore(heapTotal: number, collectedHeap: number): Collection {
-  return heapTotal > collectedHeap + GROWN_SINCE_COLLECTED ? "full" : "young";
+/**
+ * Before a job meets a large XML document: the heap's size now and after the last full collection,
+ * each with the memory its objects own outside it (bun:jsc `heapSize`).
+ */
+export function collectionBefore(size: number, collectedSize: number): Collection {
+  return size > collectedSize + GROWN_SINCE_COLLECTED ? "full" : "young";
 }
 
 /** After a job's reply: whether it met a large XML document, whether another job runs, how many PDF jobs this one makes. */

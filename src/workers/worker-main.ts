@@ -10,7 +10,7 @@ import type { CappedXsdOutcome } from "../validation/xsd";
 import { lowerThreadPriority } from "./priority";
 import { otherJobRunning } from "./jobs-running";
 import { collectionAfter, collectionBefore, isLargeXml, type Collection } from "./heap-collections";
-import { edenGC } from "bun:jsc";
+import { edenGC, heapSize } from "bun:jsc";
 
 /**
  * An engine worker: holds its own compiled schemas and stylesheets and runs one job at a time (judges
@@ -147,20 +147,22 @@ function answered({ id, spent }: UnitAnswer): void {
 /** Whether the current job met a large XML document. */
 let largeDocument = false;
 let pdfJobs = 0;
-/** The heap's size (`heapTotal`) after the last full collection. */
-let collectedHeap = 0;
+/** The heap's size (`heapSize`: with what its objects own outside it) after the last full collection; 0 before the first large document. */
+let collectedSize = 0;
 
 function collect(collection: Collection): void {
   if (collection === "young") edenGC();
   if (collection !== "full") return;
   Bun.gc(true);
-  collectedHeap = process.memoryUsage().heapTotal;
+  collectedSize = heapSize();
 }
 
 function beforeLarge(bytes: Uint8Array): void {
   if (!isLargeXml(bytes)) return;
   largeDocument = true;
-  collect(collectionBefore(process.memoryUsage().heapTotal, collectedHeap));
+  const size = heapSize();
+  collectedSize ||= size;
+  collect(collectionBefore(size, collectedSize));
 }
 
 function handlesPdf(message: WorkerRequest): boolean {
