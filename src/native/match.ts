@@ -41,6 +41,14 @@ interface Branch {
   key: string;
   /** Whether some step has a predicate, so that checking names alone first can spare evaluating it. */
   predicated: boolean;
+  /** The name-only part of the last step's first predicate, if it has one (see {@link nameFit}). */
+  named?: NamedBranch;
+}
+
+interface NamedBranch {
+  predicate: NamePredicate;
+  /** Whether it is the branch's only predicate, whole, with no head: then where it holds the branch matches. */
+  decides: boolean;
 }
 
 /** What the names of a node and its ancestors alone say about a match. */
@@ -123,7 +131,7 @@ function compileParsed(expr: Expr, scope: Scope, source: string): MatchPattern {
       }
       return fit;
     },
-    lexical: branches.some((branch) => branch.steps.length > 0 && firstNamePredicate(branch) !== undefined),
+    lexical: branches.some((branch) => branch.named !== undefined),
     matches: (node, runtime) => {
       for (let i = 0; i < branches.length; i++) {
         const branch = branches[i];
@@ -227,18 +235,16 @@ function compileBranch(expr: Expr, scope: Scope, source: string): Branch {
   if (!steps.length) return absolute && !head ? { absolute, steps, key: DOCUMENT, predicated: false } : unsupported();
   const last = steps[steps.length - 1];
   const key = last.attribute ? ANY_ATTRIBUTE : last.test.name ? nameKey(last.test.name.ns, last.test.name.local) : ANY_ELEMENT;
-  return { absolute, head, steps, key, predicated: steps.some((step) => step.predicates.length > 0) };
+  const predicateCount = steps.reduce((count, step) => count + step.predicates.length, 0);
+  const first = last.predicates[0];
+  const name = first && !first.positional ? first.name : undefined;
+  const named = name && { predicate: name, decides: name.whole && predicateCount === 1 && !head };
+  return { absolute, head, steps, key, predicated: predicateCount > 0, ...(named && { named }) };
 }
 
 function isParenthesized(expr: Expr): boolean {
   const base = expr.kind === "filter" ? expr.base : expr;
   return base.kind === "sequence" && base.items.length === 1;
-}
-
-/** The name-only part of the first predicate of a branch's last step (name-predicates.ts), if it has one. */
-function firstNamePredicate(branch: Branch): NamePredicate | undefined {
-  const first = branch.steps[branch.steps.length - 1].predicates[0];
-  return first && !first.positional ? first.name : undefined;
 }
 
 /**
@@ -250,18 +256,17 @@ function firstNamePredicate(branch: Branch): NamePredicate | undefined {
  * else is evaluated, no error raised. An error leaves the answer to the general matcher.
  */
 function nameFit(branch: Branch, node: XNode, runtime: Runtime): Fit {
-  const name = firstNamePredicate(branch);
-  if (!name) return Fit.Maybe;
+  const named = branch.named;
+  if (!named) return Fit.Maybe;
   let holds: boolean;
   try {
-    holds = name.byName({ item: node, position: 1, size: 1 }, runtime);
+    holds = named.predicate.byName({ item: node, position: 1, size: 1 }, runtime);
   } catch (error) {
     if (error instanceof XPathError) return Fit.Maybe;
     throw error;
   }
   if (!holds) return Fit.No;
-  const onlyPredicate = name.whole && branch.steps.every((step, index) => step.predicates.length === (index === branch.steps.length - 1 ? 1 : 0));
-  return onlyPredicate && !branch.head ? Fit.Yes : Fit.Maybe;
+  return named.decides ? Fit.Yes : Fit.Maybe;
 }
 
 function matchBranch(branch: Branch, node: XNode, runtime: Runtime): boolean {

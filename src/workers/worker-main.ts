@@ -152,9 +152,10 @@ let collectedSize = 0;
 
 function collect(collection: Collection): void {
   if (collection === "young") edenGC();
-  if (collection !== "full") return;
-  Bun.gc(true);
-  collectedSize = heapSize();
+  else if (collection === "full") {
+    Bun.gc(true);
+    collectedSize = heapSize();
+  }
 }
 
 function beforeLarge(bytes: Uint8Array): void {
